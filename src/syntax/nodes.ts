@@ -1,0 +1,314 @@
+// The concrete syntax tree. Every byte of a file belongs to exactly one node (or to the
+// document's BOM), and every node keeps the bytes it was parsed from in `raw`. Printing an
+// untouched node prints `raw`; an edited or created node has no `raw` and is rendered from
+// its fields, borrowing indentation and line endings from its neighbours (see print.ts).
+
+import { type Arg, quoteArg, splitArgs } from './words.js';
+
+export type Node = Directive | Section | Comment | Blank | Unparsed;
+export type Container = Document | Section;
+
+export interface Diagnostic {
+  line: number;
+  column: number;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+abstract class NodeBase {
+  parent: Container | null = null;
+  /** 1-based line where the node starts in the original file; 0 for created nodes. */
+  line = 0;
+  /** Leading whitespace of the first line; undefined for created nodes. */
+  indent: string | undefined = undefined;
+  /** Line ending of the (last) line: '\n', '\r\n' or '' at end of file; undefined for created nodes. */
+  eol: string | undefined = undefined;
+  /** The original bytes of the node's own lines; undefined when edited or created. */
+  raw: string | undefined = undefined;
+
+  /** The document this node belongs to, if it is attached to one. */
+  root(): Document | null {
+    let p: Container | null = this.parent;
+    while (p !== null && p.kind === 'section') p = p.parent;
+    return p;
+  }
+
+  /** Position among the parent's children (-1 when detached). */
+  index(): number {
+    return this.parent ? this.parent.children.indexOf(this as unknown as Node) : -1;
+  }
+
+  prev(): Node | undefined {
+    const i = this.index();
+    return i > 0 ? this.parent!.children[i - 1] : undefined;
+  }
+
+  next(): Node | undefined {
+    const i = this.index();
+    return i >= 0 ? this.parent!.children[i + 1] : undefined;
+  }
+
+  /** Removes the node, with its line(s). */
+  remove(): this {
+    const p = this.parent;
+    if (p) {
+      const i = p.children.indexOf(this as unknown as Node);
+      if (i >= 0) p.children.splice(i, 1);
+      this.parent = null;
+      markModified(p);
+    }
+    return this;
+  }
+
+  /** Inserts nodes before this one. */
+  before(...nodes: Node[]): this {
+    insertAt(this.requireParent(), this.index(), nodes);
+    return this;
+  }
+
+  /** Inserts nodes after this one. */
+  after(...nodes: Node[]): this {
+    insertAt(this.requireParent(), this.index() + 1, nodes);
+    return this;
+  }
+
+  /** Replaces this node with the given nodes. */
+  replaceWith(...nodes: Node[]): void {
+    const p = this.requireParent();
+    const i = this.index();
+    this.remove();
+    insertAt(p, i, nodes);
+  }
+
+  protected requireParent(): Container {
+    if (!this.parent) throw new Error('node is not attached to a document');
+    return this.parent;
+  }
+
+  /** Drops the original bytes so the printer renders the node from its fields. */
+  protected touch(): void {
+    this.raw = undefined;
+    markModified(this.parent);
+  }
+}
+
+/** Records that the document holding `c` changed, so print() renders it. */
+export function markModified(c: Container | null): void {
+  let p: Container | null = c;
+  while (p !== null && p.kind === 'section') p = p.parent;
+  if (p) p.modified = true;
+}
+
+function detach(n: Node): void {
+  if (n.parent) n.remove();
+}
+
+function insertAt(c: Container, index: number, nodes: Node[]): void {
+  for (const n of nodes) detach(n);
+  for (const n of nodes) n.parent = c;
+  c.children.splice(index, 0, ...nodes);
+  markModified(c);
+}
+
+/** Name and arguments shared by directives and section open tags. */
+abstract class NamedNode extends NodeBase {
+  protected _name: string;
+  protected _args: Arg[] | undefined;
+  /** The argument text as Apache sees it (continuations joined), parsed on first use. */
+  protected argText: string;
+  /** Whitespace between the name and the first argument, kept when the node is re-rendered. */
+  nameSep = ' ';
+
+  constructor(name: string, args: ReadonlyArray<string | Arg> | string) {
+    super();
+    this._name = name;
+    if (typeof args === 'string') {
+      this.argText = args;
+      this._args = undefined;
+    } else {
+      this._args = args.map(toArg);
+      this.argText = '';
+    }
+  }
+
+  get name(): string {
+    return this._name;
+  }
+
+  /** The name in lower case: directive and section names are case-insensitive. */
+  get key(): string {
+    return this._name.toLowerCase();
+  }
+
+  /** Case-insensitive name test. */
+  is(name: string): boolean {
+    return this._name.length === name.length && this._name.toLowerCase() === name.toLowerCase();
+  }
+
+  get args(): readonly Arg[] {
+    if (this._args === undefined) this._args = splitArgs(this.argText);
+    return this._args;
+  }
+
+  /** Argument values as Apache reads them. */
+  get values(): string[] {
+    return this.args.map((a) => a.value);
+  }
+
+  rename(name: string): this {
+    if (name !== this._name) {
+      this._name = name;
+      this.touch();
+    }
+    return this;
+  }
+
+  /** Replaces the arguments; plain strings are quoted when they need it. */
+  setArgs(args: ReadonlyArray<string | Arg>): this {
+    this._args = args.map(toArg);
+    this.touch();
+    return this;
+  }
+}
+
+function toArg(a: string | Arg): Arg {
+  return typeof a === 'string' ? quoteArg(a) : a;
+}
+
+export class Directive extends NamedNode {
+  readonly kind = 'directive' as const;
+
+  constructor(name: string, args: ReadonlyArray<string | Arg> | string = []) {
+    super(name, args);
+  }
+}
+
+export class Section extends NamedNode {
+  readonly kind = 'section' as const;
+  children: Node[] = [];
+  /** The close tag as written: its bytes, indent, line ending and line; undefined when created or edited. */
+  closeRaw: string | undefined = undefined;
+  closeIndent: string | undefined = undefined;
+  closeEol: string | undefined = undefined;
+  closeLine = 0;
+
+  constructor(name: string, args: ReadonlyArray<string | Arg> | string = [], children: Node[] = []) {
+    super(name, args);
+    for (const c of children) this.append(c);
+  }
+
+  override rename(name: string): this {
+    if (name !== this._name) {
+      super.rename(name);
+      this.closeRaw = undefined;
+    }
+    return this;
+  }
+
+  append(...nodes: Node[]): this {
+    insertAt(this, this.children.length, nodes);
+    return this;
+  }
+
+  prepend(...nodes: Node[]): this {
+    insertAt(this, 0, nodes);
+    return this;
+  }
+}
+
+export class Comment extends NodeBase {
+  readonly kind = 'comment' as const;
+  /** The text after '#' (continuation lines joined). */
+  readonly text: string;
+
+  constructor(text: string) {
+    super();
+    this.text = text;
+  }
+}
+
+export class Blank extends NodeBase {
+  readonly kind = 'blank' as const;
+}
+
+/**
+ * Text that is kept verbatim without being read as configuration: the body of a <Perl>
+ * section (reason 'verbatim'), or a line the parser could not place, such as a stray
+ * close tag or the open tag of a section never closed (reported as a diagnostic).
+ */
+export class Unparsed extends NodeBase {
+  readonly kind = 'unparsed' as const;
+  readonly reason: string;
+
+  constructor(raw: string, reason: string) {
+    super();
+    this.raw = raw;
+    this.reason = reason;
+  }
+}
+
+export class Document {
+  readonly kind = 'document' as const;
+  readonly parent = null;
+  children: Node[] = [];
+  /** The file as read (byte string); printing an unmodified document returns it unchanged. */
+  readonly source: string;
+  /** A UTF-8 byte order mark that preceded the first line, kept out of the first node. */
+  bom = '';
+  /** Set by any edit; until then print() returns `source`. */
+  modified = false;
+  /** The line ending most lines use, for created lines. */
+  eol = '\n';
+  /** The indentation step the file uses inside sections, for created lines. */
+  indentUnit = '    ';
+  diagnostics: Diagnostic[] = [];
+
+  constructor(source: string) {
+    this.source = source;
+  }
+
+  append(...nodes: Node[]): this {
+    insertAt(this, this.children.length, nodes);
+    return this;
+  }
+
+  prepend(...nodes: Node[]): this {
+    insertAt(this, 0, nodes);
+    return this;
+  }
+
+  hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === 'error');
+  }
+}
+
+/** Visits every node in document order, without recursion (sections nest arbitrarily deep). */
+export function* walk(container: Container): Generator<Node> {
+  const stack: Array<{ list: Node[]; i: number }> = [{ list: container.children, i: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.list[top.i++];
+    yield n;
+    if (n.kind === 'section') stack.push({ list: n.children, i: 0 });
+  }
+}
+
+/** Every directive (not section) in document order. */
+export function* directives(container: Container): Generator<Directive> {
+  for (const n of walk(container)) if (n.kind === 'directive') yield n;
+}
+
+/** The enclosing sections of a node, innermost first. */
+export function ancestors(node: Node): Section[] {
+  const out: Section[] = [];
+  let p = node.parent;
+  while (p !== null && p.kind === 'section') {
+    out.push(p);
+    p = p.parent;
+  }
+  return out;
+}

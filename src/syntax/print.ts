@@ -1,0 +1,88 @@
+// Prints a tree back to text. Untouched nodes print their original bytes; edited and
+// created nodes are rendered from their fields, with indentation and line endings
+// borrowed from their neighbours so that inserted lines look hand-written.
+
+import type { Container, Document, Node, Section } from './nodes.js';
+
+export function print(doc: Document): string {
+  if (!doc.modified) return doc.source;
+  const out: string[] = [doc.bom];
+  let lastHadEol = true;
+  const emit = (chunk: string): void => {
+    if (!lastHadEol && chunk.length > 0) out.push(doc.eol);
+    out.push(chunk);
+    if (chunk.length > 0) lastHadEol = chunk.charCodeAt(chunk.length - 1) === 10;
+  };
+
+  // Iterative walk: sections may nest thousands deep.
+  interface Frame { container: Container; i: number; indent: string }
+  const stack: Frame[] = [{ container: doc, i: 0, indent: '' }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    const list = f.container.children;
+    if (f.i >= list.length) {
+      stack.pop();
+      if (f.container.kind === 'section') emit(renderClose(f.container, f.indent, doc));
+      continue;
+    }
+    const n = list[f.i++];
+    if (n.kind === 'section') {
+      const indent = indentOf(n, f, doc);
+      emit(n.raw ?? renderOpen(n, indent, eolOf(n, doc)));
+      stack.push({ container: n, i: 0, indent });
+    } else {
+      emit(n.raw ?? renderLine(n, indentOf(n, f, doc), eolOf(n, doc)));
+    }
+  }
+  return out.join('');
+}
+
+function renderLine(n: Exclude<Node, Section>, indent: string, eol: string): string {
+  switch (n.kind) {
+    case 'directive': {
+      const args = n.args.map((a) => a.raw).join(' ');
+      return indent + n.name + (args ? n.nameSep + args : '') + eol;
+    }
+    case 'comment':
+      return indent + '#' + n.text + eol;
+    case 'blank':
+      return eol;
+    case 'unparsed':
+      return n.raw ?? '';
+  }
+}
+
+function renderOpen(s: Section, indent: string, eol: string): string {
+  const args = s.args.map((a) => a.raw).join(' ');
+  return indent + '<' + s.name + (args ? s.nameSep + args : '') + '>' + eol;
+}
+
+function renderClose(s: Section, indent: string, doc: Document): string {
+  if (s.closeRaw !== undefined) return s.closeRaw;
+  return (s.closeIndent ?? indent) + '</' + s.name + '>' + (s.closeEol ?? eolOf(s, doc));
+}
+
+/** The node's own indentation, or one borrowed from a sibling, or the parent's plus one step. */
+function indentOf(n: Node, f: { container: Container; i: number; indent: string }, doc: Document): string {
+  if (n.indent !== undefined) return n.indent;
+  const list = f.container.children;
+  const at = f.i - 1;
+  for (let d = 1; at - d >= 0 || at + d < list.length; d++) {
+    for (const s of [list[at - d], list[at + d]]) {
+      if (s && (s.kind === 'directive' || s.kind === 'section') && s.indent !== undefined) return s.indent;
+    }
+  }
+  return f.container.kind === 'section' ? f.indent + doc.indentUnit : '';
+}
+
+/** The node's own line ending, else a neighbour's, else the file's usual one. */
+function eolOf(n: Node, doc: Document): string {
+  if (n.eol !== undefined) return n.eol;
+  const p = n.parent;
+  if (p) {
+    const at = p.children.indexOf(n);
+    const near = p.children[at - 1] ?? p.children[at + 1];
+    if (near?.eol) return near.eol;
+  }
+  return doc.eol;
+}
