@@ -2,7 +2,7 @@
 // replaceWith, append, prepend): factories for new nodes, replacing a run of siblings,
 // wrapping nodes in a section, and re-indenting moved nodes.
 
-import { Blank, Comment, type Container, Directive, markModified, type Node, Section, walk } from './nodes.js';
+import { assertEditable, Blank, Comment, type Container, Directive, markModified, type Node, Section, walk } from './nodes.js';
 import type { Arg } from './words.js';
 
 /** A new directive; the printer gives it the indentation and line ending of its neighbours. */
@@ -74,6 +74,7 @@ export function wrap(run: readonly Node[], name: string, args: Array<string | Ar
 export function reindent(node: Node, extra: string): void {
   const all: Node[] = [node];
   if (node.kind === 'section') for (const n of walk(node)) all.push(n);
+  for (const n of all) assertEditable(n);
   for (const n of all) {
     if (n.kind === 'blank') continue;
     if (n.indent !== undefined) n.indent = extra + n.indent;

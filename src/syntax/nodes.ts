@@ -15,8 +15,17 @@ export interface Diagnostic {
   message: string;
 }
 
+/** Thrown when an edit reaches a node that is frozen (an inline disable comment covers it). */
+export class FrozenNodeError extends Error {
+  constructor(readonly node: Node) {
+    super(`line ${node.line} is marked with an httpd24-codemod-disable comment and must not change`);
+  }
+}
+
 abstract class NodeBase {
   parent: Container | null = null;
+  /** Set by the engine while a transform the node is disabled for runs: edits then throw. */
+  frozen = false;
   /** 1-based line where the node starts in the original file; 0 for created nodes. */
   line = 0;
   /** Leading whitespace of the first line; undefined for created nodes. */
@@ -52,6 +61,7 @@ abstract class NodeBase {
   remove(): this {
     const p = this.parent;
     if (p) {
+      assertEditable(this as unknown as Node);
       const i = p.children.indexOf(this as unknown as Node);
       if (i >= 0) p.children.splice(i, 1);
       this.parent = null;
@@ -87,6 +97,7 @@ abstract class NodeBase {
 
   /** Drops the original bytes so the printer renders the node from its fields. */
   protected touch(): void {
+    assertEditable(this as unknown as Node);
     this.raw = undefined;
     markModified(this.parent);
   }
@@ -96,7 +107,14 @@ abstract class NodeBase {
 export function markModified(c: Container | null): void {
   let p: Container | null = c;
   while (p !== null && p.kind === 'section') p = p.parent;
-  if (p) p.modified = true;
+  if (p) {
+    p.modified = true;
+    Document.onEdit?.(p);
+  }
+}
+
+export function assertEditable(n: Node | Container): void {
+  if (n.kind !== 'document' && n.frozen) throw new FrozenNodeError(n);
 }
 
 function detach(n: Node): void {
@@ -104,6 +122,7 @@ function detach(n: Node): void {
 }
 
 function insertAt(c: Container, index: number, nodes: Node[]): void {
+  assertEditable(c);
   for (const n of nodes) detach(n);
   for (const n of nodes) n.parent = c;
   c.children.splice(index, 0, ...nodes);
@@ -155,11 +174,19 @@ abstract class NamedNode extends NodeBase {
     return this.args.map((a) => a.value);
   }
 
+  /** Renames; the rest of the line (spacing, arguments, continuations) keeps its bytes. */
   rename(name: string): this {
-    if (name !== this._name) {
-      this._name = name;
+    if (name === this._name) return this;
+    assertEditable(this as unknown as Node);
+    const prefix = (this.indent ?? '') + ((this as unknown as Node).kind === 'section' ? '<' : '');
+    const raw = this.raw;
+    if (raw !== undefined && startsWithName(raw, prefix, this._name)) {
+      this.raw = prefix + name + raw.slice(prefix.length + this._name.length);
+      markModified(this.parent);
+    } else {
       this.touch();
     }
+    this._name = name;
     return this;
   }
 
@@ -169,6 +196,11 @@ abstract class NamedNode extends NodeBase {
     this.touch();
     return this;
   }
+}
+
+/** `text` begins with `prefix` then `name` (names compared without case). */
+function startsWithName(text: string, prefix: string, name: string): boolean {
+  return text.startsWith(prefix) && text.slice(prefix.length, prefix.length + name.length).toLowerCase() === name.toLowerCase();
 }
 
 function toArg(a: string | Arg): Arg {
@@ -198,10 +230,12 @@ export class Section extends NamedNode {
   }
 
   override rename(name: string): this {
-    if (name !== this._name) {
-      super.rename(name);
-      this.closeRaw = undefined;
-    }
+    if (name === this._name) return this;
+    const prefix = (this.closeIndent ?? '') + '</';
+    const close = this.closeRaw;
+    const old = this._name;
+    super.rename(name);
+    this.closeRaw = close !== undefined && startsWithName(close, prefix, old) ? prefix + name + close.slice(prefix.length + old.length) : undefined;
     return this;
   }
 
@@ -248,6 +282,8 @@ export class Unparsed extends NodeBase {
 }
 
 export class Document {
+  /** Called on every edit of any document (the engine uses it to tie files edited together). */
+  static onEdit: ((doc: Document) => void) | undefined = undefined;
   readonly kind = 'document' as const;
   readonly parent = null;
   children: Node[] = [];

@@ -159,3 +159,17 @@ describe('untouched documents', () => {
     expect(doc.modified).toBe(false);
   });
 });
+
+describe('rename keeps the rest of the line', () => {
+  test('continuation lines and spacing survive a rename', () => {
+    const doc = parse('\tMAXREQUESTSPERCHILD \\\r\n\t\t4000\r\n');
+    (doc.children[0] as Directive).rename('MaxConnectionsPerChild');
+    expect(print(doc)).toBe('\tMaxConnectionsPerChild \\\r\n\t\t4000\r\n');
+  });
+
+  test('a section close tag written in another case is renamed too', () => {
+    const doc = parse('<IfModule a>\nX 1\n</ifModule >\n');
+    (doc.children[0] as Section).rename('IfDefine');
+    expect(print(doc)).toBe('<IfDefine a>\nX 1\n</IfDefine >\n');
+  });
+});

@@ -1,0 +1,357 @@
+// Discovery and loading: turns the paths a user gives into a ConfigTree. Folders are
+// walked for configuration files; main configs pull in what they Include; every file is
+// read and parsed once. Nothing here throws on bad input: unreadable, binary, missing and
+// cyclic files become findings.
+
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { substitute } from '../model/vars.js';
+import { type ConfigFile, ConfigTree, type FileRole } from '../model/tree.js';
+import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } from '../syntax/index.js';
+import type { Finding } from '../../transforms/types.js';
+import { byteOrder, expandGlob, hasWildcard } from './glob.js';
+
+export interface LoadOptions {
+  cwd: string;
+  /** --server-root: resolves relative Include paths and widens the area Includes may reach. */
+  serverRoot?: string;
+  /** --define NAME[=VALUE]. */
+  defines?: ReadonlyMap<string, string>;
+  /** Text to use instead of a file's bytes (the verification pass re-loads converted text). */
+  overlay?: ReadonlyMap<string, string>;
+}
+
+/** What we knew about a file when we read it: to write it back safely. */
+export interface SourceInfo {
+  text: string;
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  sha256: string;
+}
+
+export interface LoadResult {
+  tree: ConfigTree;
+  findings: Finding[];
+  sources: Map<ConfigFile, SourceInfo>;
+  /** Files given or found that could not be loaded at all. */
+  failed: number;
+}
+
+const SKIP_DIRS = new Set(['.git', '.svn', '.hg', '.bzr', 'CVS', 'node_modules']);
+const MAIN_NAMES = new Set(['httpd.conf', 'apache2.conf']);
+
+export function isConfigName(name: string): boolean {
+  return name.endsWith('.conf') || MAIN_NAMES.has(name) || name === '.htaccess';
+}
+
+function engineFinding(id: string, file: string, line: number, severity: Finding['severity'], message: string): Finding {
+  return { transform: id, file, line, column: line > 0 ? 1 : 0, severity, message };
+}
+
+export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
+  const tree = new ConfigTree();
+  for (const [k, v] of opts.defines ?? []) tree.defines.set(k, v);
+  const findings: Finding[] = [];
+  const sources = new Map<ConfigFile, SourceInfo>();
+  let failed = 0;
+  const display = (p: string): string => {
+    const r = relative(opts.cwd, p);
+    return r === '' ? basename(p) : r;
+  };
+
+  // Areas Include may reach: the folders given, the folders of the files given, --server-root.
+  const areas: string[] = [];
+  const addArea = (p: string): void => {
+    try {
+      areas.push(realpathSync(p));
+    } catch {
+      areas.push(resolve(p));
+    }
+  };
+  if (opts.serverRoot) addArea(resolve(opts.cwd, opts.serverRoot));
+  const inArea = (real: string): boolean => areas.some((a) => real === a || real.startsWith(a.endsWith(sep) ? a : a + sep));
+
+  // 1. Candidates from the paths given.
+  interface Candidate { shown: string; explicit: boolean }
+  const candidates: Candidate[] = [];
+  for (const arg of paths) {
+    const abs = resolve(opts.cwd, arg);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch (e) {
+      findings.push(engineFinding('read-error', arg, 0, 'error', `cannot read: ${errText(e)}`));
+      failed++;
+      continue;
+    }
+    if (st.isDirectory()) {
+      addArea(abs);
+      walkFolder(abs, candidates, findings, display);
+    } else {
+      addArea(dirname(abs));
+      candidates.push({ shown: abs, explicit: true });
+    }
+  }
+
+  // 2. Read and parse each file once (by real path).
+  const readFile = (shown: string, explicit: boolean, role: FileRole): ConfigFile | null => {
+    let real: string;
+    try {
+      real = realpathSync(shown);
+    } catch (e) {
+      findings.push(engineFinding('read-error', display(shown), 0, 'error', `cannot read: ${errText(e)}`));
+      failed++;
+      return null;
+    }
+    const known = tree.byPath.get(real);
+    if (known) return known;
+    let bytes: Buffer;
+    let st;
+    try {
+      st = statSync(real);
+      if (!st.isFile()) {
+        findings.push(engineFinding('read-error', display(shown), 0, 'error', 'not a regular file'));
+        failed++;
+        return null;
+      }
+      bytes = readFileSync(real);
+    } catch (e) {
+      findings.push(engineFinding('read-error', display(shown), 0, 'error', `cannot read: ${errText(e)}`));
+      failed++;
+      return null;
+    }
+    if (looksBinary(bytes)) {
+      if (explicit) {
+        findings.push(engineFinding('binary-file', display(shown), 0, 'error', 'binary file (NUL bytes), not a configuration file; left alone'));
+        failed++;
+      } else {
+        findings.push(engineFinding('binary-file', display(shown), 0, 'warning', 'binary file (NUL bytes) skipped'));
+      }
+      return null;
+    }
+    const original = decodeBytes(bytes);
+    const text = opts.overlay?.get(real) ?? original;
+    const doc = parse(text);
+    const file: ConfigFile = { path: real, display: display(shown), doc, role, includedBy: [] };
+    tree.add(file);
+    sources.set(file, {
+      text: original,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      mode: st.mode,
+      uid: st.uid,
+      gid: st.gid,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    for (const d of doc.diagnostics) {
+      findings.push({ transform: 'parse', file: file.display, line: d.line, column: d.column, severity: d.severity, message: displayText(d.message) + (d.severity === 'error' ? '; file left unchanged' : '') });
+    }
+    return file;
+  };
+
+  const files: Array<{ file: ConfigFile; explicit: boolean }> = [];
+  for (const c of candidates) {
+    const name = basename(c.shown);
+    const f = readFile(c.shown, c.explicit, name === '.htaccess' ? 'htaccess' : 'standalone');
+    if (f && !files.some((x) => x.file === f)) files.push({ file: f, explicit: c.explicit });
+  }
+
+  // 3. Main configs and what they include. Files named httpd.conf/apache2.conf or setting
+  // ServerRoot are mains first; a file they include is never a main of its own, even if
+  // it has Listen or LoadModule lines (conf/extra/httpd-ssl.conf does).
+  const startMain = (file: ConfigFile): void => {
+    file.role = 'main';
+    const root = serverRootOf(file, opts, tree.defines);
+    tree.serverRoots.set(file, root);
+    followFrom(file, root);
+  };
+  const followFrom = (root: ConfigFile, serverRoot: string): void => {
+    // Depth-first in Apache's reading order, with the chain of files for cycle detection.
+    const done = new Set<ConfigFile>();
+    const visit = (file: ConfigFile, chain: ConfigFile[]): void => {
+      if (done.has(file)) return;
+      done.add(file);
+      for (const d of includeDirectives(file)) {
+        const optional = d.is('IncludeOptional');
+        const raw = d.values[0];
+        const sub = substitute(raw, tree.defines);
+        if (sub.unresolved.length > 0) {
+          findings.push(engineFinding('include', file.display, d.line, 'warning', `${d.name} ${displayText(raw)}: \${${sub.unresolved[0]}} is not defined (use --define); not followed`));
+          continue;
+        }
+        const pattern = isAbsolute(sub.text) ? sub.text : join(serverRoot, sub.text);
+        let matches: string[];
+        if (hasWildcard(pattern)) matches = expandGlob(pattern);
+        else {
+          try {
+            statSync(pattern);
+            matches = [pattern];
+          } catch {
+            matches = [];
+          }
+        }
+        if (matches.length === 0) {
+          if (!optional) {
+            findings.push(engineFinding('include', file.display, d.line, 'warning', hasWildcard(pattern)
+              ? `${d.name} ${displayText(raw)} matches no file; httpd 2.4 refuses to start on a wildcard Include that matches nothing (IncludeOptional allows it)`
+              : `${d.name} ${displayText(raw)}: ${displayText(pattern)} does not exist`));
+          }
+          tree.includes.set(d, { from: file, directive: d, resolved: pattern, targets: [] });
+          continue;
+        }
+        const targets: ConfigFile[] = [];
+        for (const m of expandFolders(matches)) {
+          let real: string;
+          try {
+            real = realpathSync(m);
+          } catch {
+            continue;
+          }
+          if (!inArea(real)) {
+            findings.push(engineFinding('include', file.display, d.line, 'warning', `${d.name} ${displayText(raw)} reaches ${displayText(real)}, outside the paths given; not followed (give its folder or --server-root)`));
+            continue;
+          }
+          const target = readFile(m, true, 'included');
+          if (!target) continue;
+          if (target === file || chain.includes(target)) {
+            findings.push(engineFinding('include', file.display, d.line, 'error', `${d.name} ${displayText(raw)} includes ${target.display}, which is already being read (Include cycle); not followed`));
+            continue;
+          }
+          if (target.role === 'standalone' || target.role === 'main') target.role = 'included';
+          if (!target.includedBy.some((x) => x.directive === d)) target.includedBy.push({ file, directive: d });
+          targets.push(target);
+          chain.push(target);
+          visit(target, chain);
+          chain.pop();
+        }
+        tree.includes.set(d, { from: file, directive: d, resolved: pattern, targets });
+      }
+    };
+    visit(root, [root]);
+  };
+
+  for (const { file } of files) {
+    if (file.role === 'standalone' && isStrongMain(file)) startMain(file);
+  }
+  for (const { file } of files) {
+    if (file.role === 'standalone' && looksLikeMain(file)) startMain(file);
+  }
+  // A fragment given alone still has its Includes followed, relative to --server-root or its folder.
+  for (const { file } of files) {
+    if (file.role !== 'standalone') continue;
+    followFrom(file, opts.serverRoot ? resolve(opts.cwd, opts.serverRoot) : dirname(file.path));
+  }
+
+  return { tree, findings, sources, failed };
+}
+
+function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }>, findings: Finding[], display: (p: string) => string): void {
+  const seen = new Set<string>();
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let real: string;
+    try {
+      real = realpathSync(d);
+    } catch {
+      continue;
+    }
+    if (seen.has(real)) continue; // symlink loops
+    seen.add(real);
+    let names: string[];
+    try {
+      names = readdirSync(d).sort(byteOrder);
+    } catch (e) {
+      findings.push(engineFinding('read-error', display(d), 0, 'error', `cannot read folder: ${errText(e)}`));
+      continue;
+    }
+    const subdirs: string[] = [];
+    for (const name of names) {
+      const p = join(d, name);
+      let st;
+      try {
+        st = lstatSync(p);
+        if (st.isSymbolicLink()) st = statSync(p);
+      } catch {
+        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', 'dangling symbolic link skipped'));
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (!SKIP_DIRS.has(name)) subdirs.push(p);
+      } else if (st.isFile() && isConfigName(name)) {
+        out.push({ shown: p, explicit: false });
+      }
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+}
+
+/** Include of a folder reads every file below it, in byte order (config.c). */
+function expandFolders(paths: string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    if (!st.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    let names: string[] = [];
+    try {
+      names = readdirSync(p).sort(byteOrder);
+    } catch {
+      continue;
+    }
+    out.push(...expandFolders(names.map((n) => join(p, n))));
+  }
+  return out;
+}
+
+function includeDirectives(file: ConfigFile): Directive[] {
+  if (file.role === 'htaccess') return [];
+  const out: Directive[] = [];
+  for (const n of walk(file.doc)) {
+    if (n.kind === 'directive' && (n.is('Include') || n.is('IncludeOptional')) && n.values.length > 0) out.push(n);
+  }
+  return out;
+}
+
+/** Named like a main config, or sets ServerRoot. */
+function isStrongMain(file: ConfigFile): boolean {
+  return MAIN_NAMES.has(basename(file.path)) || file.doc.children.some((n) => n.kind === 'directive' && n.is('ServerRoot'));
+}
+
+/** Sets up a server of its own: Listen or LoadModule at top level. */
+function looksLikeMain(file: ConfigFile): boolean {
+  return isStrongMain(file) || file.doc.children.some((n) => n.kind === 'directive' && (n.is('Listen') || n.is('LoadModule')));
+}
+
+function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): string {
+  if (opts.serverRoot) return resolve(opts.cwd, opts.serverRoot);
+  for (const n of file.doc.children) {
+    if (n.kind === 'directive' && n.is('ServerRoot') && n.values.length > 0) {
+      const sub = substitute(n.values[0], defines);
+      if (sub.unresolved.length === 0) return resolve(dirname(file.path), sub.text);
+    }
+  }
+  return dirname(file.path);
+}
+
+function errText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOENT': return 'no such file or folder';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'ELOOP': return 'too many levels of symbolic links';
+    case 'EISDIR': return 'is a folder';
+    default: return err?.message ?? String(e);
+  }
+}

@@ -1,0 +1,296 @@
+// The pipeline: load → transforms (in order, each over every file) → print → verify.
+// plan() computes everything and touches nothing on disk; apply() writes.
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { ConfigFile, ConfigTree } from '../model/tree.js';
+import { Document, FrozenNodeError, type Node, parse, print } from '../syntax/index.js';
+import { transforms as allTransforms } from '../../transforms/index.js';
+import type { Finding, ReportInput, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
+import { DisabledNodes } from './disable.js';
+import { load, type SourceInfo } from './load.js';
+import { changedOnDisk, commitTemp, discardTemp, writeBackup, writeTemp } from './write.js';
+
+export interface EngineOptions extends TransformOptions {
+  cwd: string;
+  serverRoot?: string;
+  defines?: ReadonlyMap<string, string>;
+  /** Transform ids to run (default: all) and to leave out. */
+  only?: readonly string[];
+  skip?: readonly string[];
+  /** The transforms to choose from (tests inject their own). */
+  transforms?: readonly Transform[];
+  /** Internal errors carry their stack. */
+  verbose?: boolean;
+}
+
+export type FileStatus = 'unchanged' | 'changed' | 'failed';
+
+export interface FileOutcome {
+  file: ConfigFile;
+  before: string;
+  after: string;
+  status: FileStatus;
+}
+
+export interface Plan {
+  tree: ConfigTree;
+  files: FileOutcome[];
+  findings: Finding[];
+  sources: Map<ConfigFile, SourceInfo>;
+  /** Paths that could not be loaded at all. */
+  loadFailed: number;
+  /** Files whose edits must be written together or not at all. */
+  groups: ConfigFile[][];
+}
+
+export function selectTransforms(opts: Pick<EngineOptions, 'only' | 'skip' | 'transforms'>): Transform[] {
+  const list = [...(opts.transforms ?? allTransforms)];
+  const known = new Set(list.map((t) => t.id));
+  for (const id of [...(opts.only ?? []), ...(opts.skip ?? [])]) {
+    if (!known.has(id)) throw new Error(`unknown transform '${id}' (see --list-transforms)`);
+  }
+  return list.filter((t) => (!opts.only || opts.only.length === 0 || opts.only.includes(t.id)) && !(opts.skip ?? []).includes(t.id));
+}
+
+/** Union-find over files: edits that depend on each other land together. */
+class Groups {
+  private readonly up = new Map<ConfigFile, ConfigFile>();
+  find(f: ConfigFile): ConfigFile {
+    let r = f;
+    while (this.up.has(r) && this.up.get(r) !== r) r = this.up.get(r)!;
+    this.up.set(f, r);
+    return r;
+  }
+  join(a: ConfigFile, b: ConfigFile): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.up.set(rb, ra);
+  }
+  all(files: readonly ConfigFile[]): ConfigFile[][] {
+    const m = new Map<ConfigFile, ConfigFile[]>();
+    for (const f of files) {
+      const r = this.find(f);
+      if (!m.has(r)) m.set(r, []);
+      m.get(r)!.push(f);
+    }
+    return [...m.values()];
+  }
+}
+
+/** The line to report for a node: its own, else the nearest original line around it. */
+export function lineOf(node: Node | undefined): number {
+  let n: Node | null | undefined = node;
+  while (n) {
+    if (n.line > 0) return n.line;
+    const prev = n.prev();
+    if (prev && prev.line > 0) return prev.line;
+    const p: Node['parent'] = n.parent;
+    n = p && p.kind === 'section' ? p : null;
+  }
+  return 0;
+}
+
+interface PassResult {
+  findings: Finding[];
+  failed: Map<ConfigFile, string>;
+  /** Transform ids that edited each file. */
+  editedBy: Map<ConfigFile, Set<string>>;
+  groups: Groups;
+}
+
+/** Runs the transforms over a loaded tree, editing its documents in place. */
+function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: EngineOptions, collect: boolean): PassResult {
+  const findings: Finding[] = [];
+  const failed = new Map<ConfigFile, string>();
+  const editedBy = new Map<ConfigFile, Set<string>>();
+  const groups = new Groups();
+  for (const f of tree.files) if (f.doc.hasErrors()) failed.set(f, 'parse error');
+  const disabled = new Map<ConfigFile, DisabledNodes>();
+  for (const f of tree.files) {
+    const d = new DisabledNodes(f.doc);
+    if (!d.empty) disabled.set(f, d);
+  }
+  const fileOfDoc = new Map<Document, ConfigFile>(tree.files.map((f) => [f.doc, f]));
+  const options: TransformOptions = { mode: opts.mode, preserveDefaults: opts.preserveDefaults };
+
+  for (const t of list) {
+    for (const file of tree.files) {
+      if (failed.has(file)) continue;
+      const dis = disabled.get(file);
+      const ctx: TransformContext = {
+        file,
+        doc: file.doc,
+        tree,
+        options,
+        enabled: (node) => !dis || !dis.disabled(node, t.id),
+        report: (r: ReportInput) => {
+          const target = r.file ?? file;
+          if (target !== file) groups.join(file, target);
+          if (!collect) return;
+          const line = r.line ?? lineOf(r.node);
+          findings.push({ transform: t.id, file: target.display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: r.message, docs: t.docs });
+        },
+      };
+      Document.onEdit = (doc) => {
+        const edited = fileOfDoc.get(doc);
+        if (!edited) return;
+        if (!editedBy.has(edited)) editedBy.set(edited, new Set());
+        editedBy.get(edited)!.add(t.id);
+        if (edited !== file) groups.join(file, edited);
+      };
+      dis?.freeze(t.id, true);
+      try {
+        t.run(ctx);
+      } catch (e) {
+        const why = e instanceof FrozenNodeError
+          ? `${t.id} tried to change line ${e.node.line}, which an httpd24-codemod-disable comment protects`
+          : `${t.id} failed: ${(e as Error).message}` + (opts.verbose && (e as Error).stack ? `\n${(e as Error).stack}` : '');
+        failed.set(file, why);
+        if (collect) findings.push({ transform: t.id, file: file.display, line: e instanceof FrozenNodeError ? e.node.line : 0, column: 0, severity: 'error', message: `${why}; file left unchanged` });
+      } finally {
+        dis?.freeze(t.id, false);
+        Document.onEdit = undefined;
+      }
+    }
+  }
+  return { findings, failed, editedBy, groups };
+}
+
+export function plan(paths: readonly string[], opts: EngineOptions): Plan {
+  const list = selectTransforms(opts);
+  const loaded = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines });
+  const { tree, sources } = loaded;
+  const findings = [...loaded.findings];
+  const pass = runTransforms(tree, list, opts, true);
+  findings.push(...pass.findings);
+
+  const files: FileOutcome[] = tree.files.map((file) => {
+    const before = sources.get(file)!.text;
+    if (pass.failed.has(file)) return { file, before, after: before, status: 'failed' as const };
+    const after = print(file.doc);
+    return { file, before, after, status: after === before ? ('unchanged' as const) : ('changed' as const) };
+  });
+
+  const outcomeOf = new Map(files.map((o) => [o.file, o]));
+  const outcomeAt = new Map(files.map((o) => [o.file.path, o]));
+
+  // Verification 1: the output must parse without new errors.
+  for (const o of files) {
+    if (o.status !== 'changed') continue;
+    const again = parse(o.after);
+    if (again.diagnostics.filter((d) => d.severity === 'error').length > 0) {
+      const d = again.diagnostics.find((x) => x.severity === 'error')!;
+      fail(o, 'verify', d.line, `the converted file would not parse (${d.message}); file left unchanged`);
+    }
+  }
+
+  // Verification 2: running again on the output must change nothing.
+  const changed = files.filter((o) => o.status === 'changed');
+  if (changed.length > 0) {
+    const overlay = new Map(changed.map((o) => [o.file.path, o.after]));
+    const second = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines, overlay });
+    const again = runTransforms(second.tree, list, opts, false);
+    for (const f2 of second.tree.files) {
+      const by = again.editedBy.get(f2);
+      const o = outcomeAt.get(f2.path);
+      if (!o || o.status !== 'changed') continue;
+      if (again.failed.has(f2) && again.failed.get(f2) !== 'parse error') {
+        fail(o, 'verify', 0, `a second run on the converted file fails (${again.failed.get(f2)}); file left unchanged`);
+      } else if (by && print(f2.doc) !== o.after) {
+        fail(o, 'verify', 0, `a second run would change the converted file again (${[...by].join(', ')}): not idempotent here, file left unchanged (please report this)`);
+      }
+    }
+  }
+
+  // Files edited together stand or fall together.
+  const groups = pass.groups.all(tree.files);
+  for (const g of groups) {
+    const bad = g.map((f) => outcomeOf.get(f)!).filter((o) => o.status === 'failed');
+    if (bad.length === 0) continue;
+    for (const f of g) {
+      const o = outcomeOf.get(f)!;
+      if (o.status === 'changed') fail(o, 'verify', 0, `not changed because ${bad[0].file.display}, whose conversion it depends on, could not be converted`);
+    }
+  }
+
+  return { tree, files, findings, sources, loadFailed: loaded.failed, groups };
+
+  function fail(o: FileOutcome, id: string, line: number, message: string): void {
+    o.status = 'failed';
+    o.after = o.before;
+    findings.push({ transform: id, file: o.file.display, line, column: line > 0 ? 1 : 0, severity: 'error', message });
+  }
+}
+
+export interface ApplyOptions {
+  /** Keep originals as `file + suffix`. */
+  backup?: string;
+  /** Checked between groups: stop writing (e.g. after SIGINT). */
+  shouldStop?: () => boolean;
+}
+
+/** Writes the changed files of a plan, group by group. Returns findings about the writes. */
+export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]> {
+  const out: Finding[] = [];
+  const byFile = new Map(p.files.map((o) => [o.file, o]));
+  for (const group of p.groups) {
+    if (opts.shouldStop?.()) {
+      out.push({ transform: 'write', file: group[0].display, line: 0, column: 0, severity: 'error', message: 'interrupted before this file was written; it is unchanged' });
+      continue;
+    }
+    const todo = group.map((f) => byFile.get(f)!).filter((o) => o.status === 'changed');
+    if (todo.length === 0) continue;
+    // Let signal handlers run between groups.
+    await new Promise((r) => setImmediate(r));
+    const problem = todo.map((o) => ({ o, why: changedOnDisk(o.file.path, p.sources.get(o.file)!) })).find((x) => x.why !== null);
+    if (problem) {
+      for (const o of todo) {
+        out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'error', message: o === problem.o ? problem.why! : `not written because ${problem.o.file.display} could not be (${problem.why})` });
+        o.status = 'failed';
+      }
+      continue;
+    }
+    const temps: Array<{ o: FileOutcome; tmp: string }> = [];
+    try {
+      for (const o of todo) temps.push({ o, tmp: writeTemp(o.file.path, Buffer.from(o.after, 'latin1'), p.sources.get(o.file)!) });
+    } catch (e) {
+      for (const t of temps) discardTemp(t.tmp);
+      for (const o of todo) {
+        out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'error', message: `cannot write: ${(e as Error).message}; file unchanged` });
+        o.status = 'failed';
+      }
+      continue;
+    }
+    const done: FileOutcome[] = [];
+    for (const { o, tmp } of temps) {
+      try {
+        if (opts.backup !== undefined) {
+          const info = p.sources.get(o.file)!;
+          const name = writeBackup(o.file.path, readFileSync(o.file.path), info, opts.backup);
+          if (name !== o.file.path + opts.backup) {
+            out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'warning', message: `${basename(o.file.path)}${opts.backup} already exists and is kept; the original is in ${basename(name)}` });
+          }
+        }
+        commitTemp(tmp, o.file.path);
+        done.push(o);
+      } catch (e) {
+        for (const t of temps.slice(temps.findIndex((x) => x.tmp === tmp))) discardTemp(t.tmp);
+        // Put back what this group already replaced, so the group stays all-old.
+        for (const d of done) {
+          try {
+            commitTemp(writeTemp(d.file.path, Buffer.from(d.before, 'latin1'), p.sources.get(d.file)!), d.file.path);
+          } catch {
+            /* reported below */
+          }
+        }
+        for (const x of todo) {
+          out.push({ transform: 'write', file: x.file.display, line: 0, column: 0, severity: 'error', message: `cannot write: ${(e as Error).message}; file unchanged` });
+          x.status = 'failed';
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// The configuration tree: every file the run reads, how they include each other, and
+// which .htaccess files sit under which server. The engine builds it (it does the I/O);
+// the model and the transforms read it.
+
+import type { Directive, Document } from '../syntax/index.js';
+
+/**
+ * - main: a server's main config (httpd.conf, apache2.conf, or a file with server-level
+ *   directives such as ServerRoot/Listen/LoadModule) that other files hang from;
+ * - included: reached from a main config by Include/IncludeOptional;
+ * - htaccess: a per-directory file (AccessFileName);
+ * - standalone: a config fragment given on its own, not reached from any main config.
+ */
+export type FileRole = 'main' | 'included' | 'htaccess' | 'standalone';
+
+export interface ConfigFile {
+  /** Real absolute path (symlinks resolved): the file that is read and rewritten. */
+  readonly path: string;
+  /** The path shown to people and used in diffs: relative to the current folder. */
+  readonly display: string;
+  doc: Document;
+  role: FileRole;
+  /** Include directives that pull this file in. */
+  readonly includedBy: Array<{ file: ConfigFile; directive: Directive }>;
+}
+
+export interface IncludeEdge {
+  readonly from: ConfigFile;
+  readonly directive: Directive;
+  /** The pattern after ServerRoot and ${VAR} resolution. */
+  readonly resolved: string;
+  readonly targets: ConfigFile[];
+}
+
+export class ConfigTree {
+  readonly files: ConfigFile[] = [];
+  readonly byPath = new Map<string, ConfigFile>();
+  /** Include directive → the files it reads, in the order Apache reads them. */
+  readonly includes = new Map<Directive, IncludeEdge>();
+  /** The ServerRoot each main config resolves relative paths against. */
+  readonly serverRoots = new Map<ConfigFile, string>();
+  /** Names given with --define (and Define directives seen while loading). */
+  readonly defines = new Map<string, string>();
+
+  add(file: ConfigFile): void {
+    this.files.push(file);
+    this.byPath.set(file.path, file);
+  }
+
+  get mains(): ConfigFile[] {
+    return this.files.filter((f) => f.role === 'main');
+  }
+
+  get htaccessFiles(): ConfigFile[] {
+    return this.files.filter((f) => f.role === 'htaccess');
+  }
+
+  /** The main configs a file belongs to (itself for a main config). */
+  mainsOf(file: ConfigFile): ConfigFile[] {
+    const out = new Set<ConfigFile>();
+    const seen = new Set<ConfigFile>();
+    const todo = [file];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      if (f.role === 'main') out.add(f);
+      for (const inc of f.includedBy) todo.push(inc.file);
+    }
+    return [...out];
+  }
+}
