@@ -165,7 +165,8 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   // it has Listen or LoadModule lines (conf/extra/httpd-ssl.conf does).
   const startMain = (file: ConfigFile): void => {
     file.role = 'main';
-    const root = serverRootOf(file, opts, tree.defines);
+    const { root, note, line } = serverRootOf(file, opts, tree.defines);
+    if (note) findings.push(engineFinding('server-root', file.display, line ?? 0, 'warning', note));
     tree.serverRoots.set(file, root);
     followFrom(file, root);
   };
@@ -334,15 +335,32 @@ function looksLikeMain(file: ConfigFile): boolean {
   return isStrongMain(file) || file.doc.children.some((n) => n.kind === 'directive' && (n.is('Listen') || n.is('LoadModule')));
 }
 
-function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): string {
-  if (opts.serverRoot) return resolve(opts.cwd, opts.serverRoot);
+/**
+ * The folder relative Include paths resolve against: --server-root, else the ServerRoot
+ * directive when it holds the main file, else (a copy of a server tree) the folder above
+ * `conf/` or the main file's own folder, with a note saying so.
+ */
+function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): { root: string; note?: string; line?: number } {
+  if (opts.serverRoot) return { root: resolve(opts.cwd, opts.serverRoot) };
+  const here = dirname(file.path);
+  const guess = basename(here) === 'conf' ? dirname(here) : here;
+  const shown = relative(opts.cwd, guess) || '.';
   for (const n of file.doc.children) {
     if (n.kind === 'directive' && n.is('ServerRoot') && n.values.length > 0) {
       const sub = substitute(n.values[0], defines);
-      if (sub.unresolved.length === 0) return resolve(dirname(file.path), sub.text);
+      if (sub.unresolved.length > 0) return { root: guess, line: n.line, note: `ServerRoot uses \${${sub.unresolved[0]}}, which is not defined; relative paths resolve against ${shown} (use --server-root or --define)` };
+      const root = resolve(here, sub.text);
+      let real = root;
+      try {
+        real = realpathSync(root);
+      } catch {
+        /* not on this machine */
+      }
+      if (file.path.startsWith(real.endsWith(sep) ? real : real + sep)) return { root: real };
+      return { root: guess, line: n.line, note: `ServerRoot ${displayText(sub.text)} does not hold this file (a copy of the server's tree?); relative paths resolve against ${shown} (use --server-root to choose)` };
     }
   }
-  return dirname(file.path);
+  return { root: guess };
 }
 
 function errText(e: unknown): string {
