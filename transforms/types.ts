@@ -50,6 +50,12 @@ export interface TransformContext {
   report(finding: ReportInput): void;
   /** False for nodes an inline `# httpd24-codemod-disable…` comment covers for this transform. */
   enabled(node: Node): boolean;
+  /**
+   * Declares that this file's conversion depends on another file's (for example a converted
+   * .htaccess needs a LoadModule line added to the main config): the two are then written
+   * together or not at all. Editing or reporting on another file links it too.
+   */
+  link(file: ConfigFile): void;
 }
 
 export interface Transform {

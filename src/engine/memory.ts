@@ -27,6 +27,7 @@ export function runOnText(text: string, transforms: readonly Transform[], opts: 
       tree,
       options,
       enabled: () => true,
+      link: () => undefined,
       report: (r) => {
         const line = r.line ?? lineOf(r.node);
         findings.push({ transform: t.id, file: (r.file ?? file).display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: r.message, docs: t.docs });

@@ -124,6 +124,7 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
         tree,
         options,
         enabled: (node) => !dis || !dis.disabled(node, t.id),
+        link: (other) => groups.join(file, other),
         report: (r: ReportInput) => {
           const target = r.file ?? file;
           if (target !== file) groups.join(file, target);
