@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConfigFile } from '../model/tree.js';
 import { substitute } from '../model/vars.js';
-import { type Directive, fromUnicode, parse, print, quoteArg, walk } from '../syntax/index.js';
+import { ancestors, type Directive, fromUnicode, parse, print, quoteArg, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
 import type { Plan } from './run.js';
 
@@ -79,7 +79,7 @@ function realOr(p: string): string {
  * The httpd 2.4 to verify with: `explicit` (--httpd), else the first apache2, httpd,
  * apachectl or apache2ctl on PATH or in the usual sbin folders that says it is 2.4.
  */
-export function findHttpd(explicit?: string, env: NodeJS.ProcessEnv = process.env): FindHttpdResult {
+export function findHttpd(explicit?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: readonly string[] = EXTRA_DIRS): FindHttpdResult {
   const check = (path: string): FindHttpdResult => {
     const p = probe(path);
     if (!p) return { problem: `${path} does not answer -v like an Apache httpd` };
@@ -90,7 +90,7 @@ export function findHttpd(explicit?: string, env: NodeJS.ProcessEnv = process.en
     if (!existsSync(explicit)) return { problem: `--httpd ${explicit}: no such file` };
     return check(resolve(explicit));
   }
-  const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_DIRS];
+  const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...extraDirs];
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const name of NAMES) {
@@ -216,11 +216,13 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
 
   try {
     mirror(base, copy, [...files.map((o) => o.file.path)], roots.map(realOr));
+    const scratch = mkdtempSync(join(copy, '.verify-'));
     const mpmLoaded = files.some((o) => loadsMpm(o.after));
     const rootOf = new Map(mains.map((m, i) => [m, realOr(roots[i])]));
     for (const o of files) {
       const serverRoot = rootOf.get(o.file) ?? realOr(roots[0] ?? dirname(o.file.path));
-      writeFileSync(into(o.file.path), Buffer.from(retarget(o.after, { base, into, serverRoot, isMain: rootOf.has(o.file), modulesDir: httpd.modulesDir, defines: p.tree.defines }), 'latin1'));
+      const ctx = { base, into, serverRoot, isMain: rootOf.has(o.file), modulesDir: httpd.modulesDir, defines: p.tree.defines, scratch, note: (line: number, m: string) => note(o.file.display, line, 'warning', m) };
+      writeFileSync(into(o.file.path), Buffer.from(retarget(o.after, ctx), 'latin1'));
     }
     const before: string[] = [];
     if (!mpmLoaded && !hasBuiltinMpm(httpd)) {
@@ -245,7 +247,16 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
       }
       for (const w of mapped.filter((m) => m.severity === 'warning')) note(w.file ?? file.display, w.line, 'warning', `${basename(httpd.path)} -t: ${w.message}`);
     };
-    for (const m of mains) judge(m, into(m.path), { serverRoot: into(rootOf.get(m)!), before });
+    const serverErrorLog = files.some((o) => setsServerErrorLog(o.after));
+    for (const m of mains) {
+      const extra = [...before];
+      // No ErrorLog: httpd checks the default logs/ folder, which a checked-out tree may lack.
+      if (!serverErrorLog && !existsSync(join(rootOf.get(m)!, 'logs'))) {
+        extra.push(`ErrorLog ${quoteArg(join(scratch, 'error_log')).raw}`);
+        note(m.display, 0, 'warning', `no ErrorLog is set and the default folder ${join(rootOf.get(m)!, 'logs')} does not exist on this machine (httpd -t checks it); tested with a temporary one`);
+      }
+      judge(m, into(m.path), { serverRoot: into(rootOf.get(m)!), before: extra });
+    }
     // A fragment on its own: inside a wrapper that loads every module of the installation.
     if (fragments.length > 0) {
       const wrapperModules = allModulesWrapper(httpd);
@@ -255,8 +266,8 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
       for (const f of wrapperModules.length > 0 ? fragments : []) {
         // Relative paths resolve against the fragment's folder, as the tool resolved them.
         const root = into(dirname(f.path));
-        const wrapper = join(mkdtempSync(join(copy, '.wrapper-')), 'wrapper.conf');
-        const lines = [`ServerRoot ${quoteArg(root).raw}`, ...wrapperModules.filter((l) => !mpmLoaded || !/mpm_prefork_module/.test(l)), 'ServerName localhost', `Include ${quoteArg(into(f.path)).raw}`, ''];
+        const wrapper = join(mkdtempSync(join(scratch, 'wrapper-')), 'wrapper.conf');
+        const lines = [`ServerRoot ${quoteArg(root).raw}`, ...wrapperModules.filter((l) => !mpmLoaded || !/mpm_prefork_module/.test(l)), 'ServerName localhost', `ErrorLog ${quoteArg(join(scratch, 'error_log')).raw}`, `Include ${quoteArg(into(f.path)).raw}`, ''];
         writeFileSync(wrapper, lines.join('\n'));
         judge(f, wrapper, { serverRoot: root, before: [] });
       }
@@ -274,6 +285,14 @@ function firstLine(s: string): string {
 function loadsMpm(text: string): boolean {
   const doc = parse(text);
   for (const n of walk(doc)) if (n.kind === 'directive' && n.is('LoadModule') && MPM_LOAD.test(n.values[0] ?? '')) return true;
+  return false;
+}
+
+/** An ErrorLog for the main server (outside any <VirtualHost>). */
+function setsServerErrorLog(text: string): boolean {
+  for (const n of walk(parse(text))) {
+    if (n.kind === 'directive' && n.is('ErrorLog') && !ancestors(n).some((a) => a.is('VirtualHost'))) return true;
+  }
   return false;
 }
 
@@ -332,6 +351,9 @@ interface RetargetContext {
   isMain: boolean;
   modulesDir: string | null;
   defines: ReadonlyMap<string, string>;
+  /** A folder of the copy for what the test needs beside the tree (error logs). */
+  scratch: string;
+  note: (line: number, message: string) => void;
 }
 
 /**
@@ -366,6 +388,15 @@ function retarget(text: string, ctx: RetargetContext): string {
     } else if ((n.is('Include') || n.is('IncludeOptional')) && n.values.length > 0) {
       const to = toCopy(n.values[0]);
       if (to !== null) set(n, 0, to);
+    } else if (n.is('ErrorLog') && n.values.length > 0 && !/^(\||syslog)/.test(n.values[0])) {
+      const v = substitute(n.values[0], ctx.defines);
+      if (v.unresolved.length > 0) continue;
+      const file = Buffer.from(v.text, 'latin1').toString('utf8');
+      const folder = dirname(isAbsolute(file) ? file : join(ctx.serverRoot, file));
+      if (!existsSync(folder)) {
+        set(n, 0, fromUnicode(join(ctx.scratch, 'error_log')));
+        ctx.note(n.line, `the ErrorLog folder ${folder} does not exist on this machine (httpd -t checks it); tested with a temporary one`);
+      }
     } else if (n.is('LoadModule') && n.values.length > 1 && ctx.modulesDir) {
       const v = substitute(n.values[1], ctx.defines);
       if (v.unresolved.length > 0) continue;
@@ -408,12 +439,14 @@ export function apacheMessages(output: string, display: (path: string) => string
     }
     const w = /\[[\w_]+:(warn|error|crit|alert|emerg)\]\s+(?:\[pid [^\]]*\]\s+)?(.*)$/.exec(l) ?? (/^(AH\d+): (Warning: .*)$/.exec(l) ? [l, 'warn', l] : null);
     if (!w || /AH00558/.test(l)) continue; // AH00558: no ServerName, not the config's business here
+    // The place comes last: `… /path/file.conf:12` or `… in line 12 of /path/file.conf.`
     const at = /\s(\/\S+):(\d+)$/.exec(w[2]);
+    const of = at ? null : /\s(?:in |on )?line (\d+) of (\/\S+?)\.?$/.exec(w[2]);
     out.push({
       severity: w[1] === 'warn' ? 'warning' : 'error',
-      file: at ? display(at[1]) : undefined,
-      line: at ? Number(at[2]) : 0,
-      message: at ? w[2].slice(0, at.index).trim() : w[2].trim(),
+      file: at ? display(at[1]) : of ? display(of[2]) : undefined,
+      line: at ? Number(at[2]) : of ? Number(of[1]) : 0,
+      message: (at ?? of) ? w[2].slice(0, (at ?? of)!.index).trim() : w[2].trim(),
     });
   }
   return out;
