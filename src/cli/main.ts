@@ -178,7 +178,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     const found = findHttpd(o.httpd, io.env);
     if (!found.httpd) refuse(paths[0], `--verify: ${found.problem}`);
     else {
-      const v = verifyPlan(p, { httpd: found.httpd, cwd: io.cwd, defines });
+      const v = verifyPlan(p, { httpd: found.httpd, cwd: io.cwd, defines, serverRoot: o.serverRoot ? resolve(io.cwd, o.serverRoot) : undefined });
       findings.push(...v.findings);
       if (!v.ok) refuse(v.tested[0] ?? paths[0], `${found.httpd.path} ${found.httpd.version} -t fails on the converted configuration (${v.tested.join(', ')})`);
       else if (o.verbose) io.stderr.write(`verified with ${found.httpd.path} ${found.httpd.version} -t: ${v.tested.join(', ') || 'nothing to test'}\n`);

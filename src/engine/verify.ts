@@ -177,6 +177,8 @@ export interface VerifyOptions {
   cwd: string;
   /** --define NAME[=VALUE]: passed on as -D NAME. */
   defines?: ReadonlyMap<string, string>;
+  /** --server-root: the folder relative paths of a fragment resolve against (default: its own folder). */
+  serverRoot?: string;
   /** Keep the temporary copy (for debugging); its path is returned. */
   keep?: boolean;
 }
@@ -200,8 +202,12 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
     findings.push({ transform: 'verify', file, line, column: line > 0 ? 1 : 0, severity, message });
   };
   const files = p.files.filter((o) => o.file.role !== 'htaccess');
-  const mains = files.filter((o) => o.file.role === 'main').map((o) => o.file);
-  const fragments = files.filter((o) => o.file.role === 'standalone').map((o) => o.file);
+  // A server of its own has a ServerRoot or a main config's name; a file that is "main"
+  // only for its Listen or LoadModule lines (conf.d/ssl.conf) is a fragment of a server
+  // not given, and is tested like one.
+  const serverOfItsOwn = (f: ConfigFile): boolean => /^(httpd|apache2)\.conf$/.test(basename(f.path)) || f.doc.children.some((n) => n.kind === 'directive' && n.is('ServerRoot'));
+  const mains = files.filter((o) => o.file.role === 'main' && serverOfItsOwn(o.file)).map((o) => o.file);
+  const fragments = files.filter((o) => o.file.role === 'standalone' || (o.file.role === 'main' && !serverOfItsOwn(o.file))).map((o) => o.file);
   if (mains.length === 0 && fragments.length === 0) {
     note(p.files[0]?.file.display ?? '.', 0, 'warning', 'nothing to config-test: only .htaccess files, which httpd reads per request (give the server\'s main config to verify them in place)');
     return { ok: true, findings, tested: [] };
@@ -209,6 +215,7 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
 
   // The copy mirrors the smallest folder holding every config file and server root.
   const roots = mains.map((m) => p.tree.serverRoots.get(m) ?? dirname(m.path));
+  for (const f of fragments) roots.push(p.tree.serverRoots.get(f) ?? opts.serverRoot ?? dirname(f.path));
   const base = commonFolder([...files.map((o) => dirname(o.file.path)), ...roots.map(realOr)]);
   const copy = realOr(mkdtempSync(join(tmpdir(), 'httpd24-verify-')));
   const into = (real: string): string => join(copy, relative(base, real));
@@ -231,12 +238,14 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
         for (const m of mains) note(m.display, 0, 'warning', `no MPM is loaded: httpd 2.2 built its MPM in, ${basename(httpd.path)} ${httpd.version} loads it as a module; the config test loaded mpm_prefork_module, the server needs a LoadModule mpm_…_module line`);
       }
     }
-    const defines = [...(opts.defines?.keys() ?? [])];
+    // -D NAME for --define NAME; a value needs the Define directive, read before the config.
+    const defines = [...(opts.defines ?? [])].filter(([, v]) => v === '').map(([k]) => k);
+    const defineLines = [...(opts.defines ?? [])].filter(([, v]) => v !== '').map(([k, v]) => `Define ${k} ${quoteArg(v).raw}`);
     const tested: string[] = [];
     let ok = true;
     const judge = (file: ConfigFile, conf: string, extra: { serverRoot: string; before: string[] }): void => {
       tested.push(file.display);
-      const r = configTest(httpd, conf, { ...extra, defines });
+      const r = configTest(httpd, conf, { ...extra, before: [...defineLines, ...extra.before], defines });
       const out = fromCopy(r.output);
       const mapped = apacheMessages(out, (path) => p.tree.byPath.get(path)?.display ?? (relative(opts.cwd, path) || path));
       if (!r.ok) {
@@ -264,8 +273,8 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
         for (const f of fragments) note(f.display, 0, 'warning', `not config-tested: no module folder of ${httpd.path} found to build a server around this fragment`);
       }
       for (const f of wrapperModules.length > 0 ? fragments : []) {
-        // Relative paths resolve against the fragment's folder, as the tool resolved them.
-        const root = into(dirname(f.path));
+        // Relative paths resolve where the tool resolved them: --server-root, else the fragment's folder.
+        const root = into(realOr(p.tree.serverRoots.get(f) ?? opts.serverRoot ?? dirname(f.path)));
         const wrapper = join(mkdtempSync(join(scratch, 'wrapper-')), 'wrapper.conf');
         const lines = [`ServerRoot ${quoteArg(root).raw}`, ...wrapperModules.filter((l) => !mpmLoaded || !/mpm_prefork_module/.test(l)), 'ServerName localhost', `ErrorLog ${quoteArg(join(scratch, 'error_log')).raw}`, `Include ${quoteArg(into(f.path)).raw}`, ''];
         writeFileSync(wrapper, lines.join('\n'));

@@ -1,7 +1,6 @@
 // --verify: httpd 2.4's config test on the converted tree, in a temporary copy, before
 // anything is written; Apache's error lines mapped back to the user's files and lines.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apacheMessages, configTest, findHttpd, verifyPlan } from '../../src/engine/verify.js';
 import { plan } from '../../src/engine/run.js';
@@ -44,8 +43,6 @@ const SERVER = {
   'htdocs/index.html': 'hi\n',
 };
 
-const verifyTmpDirs = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('httpd24-verify-'));
-
 describe('without a usable httpd', () => {
   test('no httpd anywhere: a clear reason naming what to install', () => {
     const r = findHttpd(undefined, { PATH: '' }, []);
@@ -84,13 +81,23 @@ describe('without a usable httpd', () => {
 describeWithHttpd('--verify with a real httpd 2.4', (httpd) => {
   test('a tree that passes is written; the missing MPM and module folder are handled and said', async () => {
     const root = tree(SERVER);
-    const tmpBefore = verifyTmpDirs();
-    const r = await runCli(['--verify', '.'], root);
+    // A private temporary folder, to see that the copy is removed (other workers use the shared one).
+    const tmp = makeTree({});
+    roots.push(tmp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    let r;
+    try {
+      r = await runCli(['--verify', '.'], root);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, 'conf/httpd.conf'), 'latin1')).toContain('    MaxRequestWorkers 150\n');
     expect(r.out).toContain('conf/httpd.conf: warning verify: no MPM is loaded');
-    expect(verifyTmpDirs()).toEqual(tmpBefore); // the copy is gone
   });
 
   test('a failing config test: exit 2, nothing written, errors at the user\'s file and line', async () => {
