@@ -495,7 +495,7 @@ export function describeOutcome(o: RequestOutcome): string {
 export function caseTable(results: readonly CaseResult[]): string {
   const rows = [['case', 'requests', 'widened', 'narrowed', 'differs', 'configtest', 'manual', 'ms']];
   for (const r of results) {
-    rows.push([r.name, String(r.requests), String(r.widened.length), String(r.narrowed.length), String(r.differs.length), r.configtest.ok ? 'ok' : 'FAIL', r.converter ? String(r.converter.manual) : '-', String(r.ms)]);
+    rows.push([r.name, String(r.requests), String(r.widened.length), String(r.narrowed.length), String(r.differs.length), r.configtest.ok ? 'ok' : 'failed', r.converter ? String(r.converter.manual) : '-', String(r.ms)]);
   }
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ')).join('\n');

@@ -48,8 +48,8 @@ describeWithShared('corpus config test', CORPUS, () => {
       // eslint-disable-next-line no-console
       console.log([
         `corpus config test on ${httpd.path} ${httpd.version}: ${passed}/${outcomes.length} standalone server-level files pass (floor ${FLOOR}); ${skipped.length} cannot stand alone; wall ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-        ...outcomes.filter((o) => o.ok).map((o) => `  ok   ${o.file}`),
-        ...outcomes.filter((o) => !o.ok).map((o) => `  FAIL ${o.file}\n       ${o.error}`),
+        ...outcomes.filter((o) => o.ok).map((o) => `  pass ${o.file}`),
+        ...outcomes.filter((o) => !o.ok).map((o) => `  fail ${o.file}\n       ${o.error}`),
         ...skipped.map((s) => `  skip ${s}`),
       ].join('\n'));
       expect(outcomes.length).toBeGreaterThan(0);
