@@ -12,7 +12,8 @@
 // - a LoadModule file that does not exist on this machine (a 2.2 tree checked out
 //   elsewhere) is taken from the 2.4 installation's module folder under the same name;
 // - when no MPM is loaded and the binary has none built in, mpm_prefork is loaded with -C
-//   (2.2 built its MPM in), with a warning saying so.
+//   (2.2 built its MPM in), and a missing error-log folder becomes a temporary one, each
+//   with a warning saying so.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConfigFile } from '../model/tree.js';
 import { substitute } from '../model/vars.js';
-import { ancestors, type Directive, fromUnicode, parse, print, quoteArg, walk } from '../syntax/index.js';
+import { ancestors, type Directive, type Document, fromUnicode, parse, print, quoteArg, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
 import type { Plan } from './run.js';
 
@@ -175,7 +176,7 @@ export function allModulesWrapper(httpd: HttpdBinary): string[] {
 export interface VerifyOptions {
   httpd: HttpdBinary;
   cwd: string;
-  /** --define NAME[=VALUE]: passed on as -D NAME. */
+  /** --define NAME[=VALUE]: -D NAME, or Define NAME VALUE read before the config. */
   defines?: ReadonlyMap<string, string>;
   /** --server-root: the folder relative paths of a fragment resolve against (default: its own folder). */
   serverRoot?: string;
@@ -224,12 +225,17 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
   try {
     mirror(base, copy, [...files.map((o) => o.file.path)], roots.map(realOr));
     const scratch = mkdtempSync(join(copy, '.verify-'));
-    const mpmLoaded = files.some((o) => loadsMpm(o.after));
     const rootOf = new Map(mains.map((m, i) => [m, realOr(roots[i])]));
+    let mpmLoaded = false;
+    let serverErrorLog = false;
     for (const o of files) {
+      const doc = parse(o.after);
+      mpmLoaded ||= loadsMpm(doc);
+      serverErrorLog ||= setsServerErrorLog(doc);
       const serverRoot = rootOf.get(o.file) ?? realOr(roots[0] ?? dirname(o.file.path));
       const ctx = { base, into, serverRoot, isMain: rootOf.has(o.file), modulesDir: httpd.modulesDir, defines: p.tree.defines, scratch, note: (line: number, m: string) => note(o.file.display, line, 'warning', m) };
-      writeFileSync(into(o.file.path), Buffer.from(retarget(o.after, ctx), 'latin1'));
+      retarget(doc, ctx);
+      writeFileSync(into(o.file.path), Buffer.from(print(doc), 'latin1'));
     }
     const before: string[] = [];
     if (!mpmLoaded && !hasBuiltinMpm(httpd)) {
@@ -256,7 +262,6 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
       }
       for (const w of mapped.filter((m) => m.severity === 'warning')) note(w.file ?? file.display, w.line, 'warning', `${basename(httpd.path)} -t: ${w.message}`);
     };
-    const serverErrorLog = files.some((o) => setsServerErrorLog(o.after));
     for (const m of mains) {
       const extra = [...before];
       // No ErrorLog: httpd checks the default logs/ folder, which a checked-out tree may lack.
@@ -291,15 +296,14 @@ function firstLine(s: string): string {
   return s.split('\n').map((l) => l.trim()).find((l) => l && !/^Syntax OK$/.test(l)) ?? '';
 }
 
-function loadsMpm(text: string): boolean {
-  const doc = parse(text);
+function loadsMpm(doc: Document): boolean {
   for (const n of walk(doc)) if (n.kind === 'directive' && n.is('LoadModule') && MPM_LOAD.test(n.values[0] ?? '')) return true;
   return false;
 }
 
 /** An ErrorLog for the main server (outside any <VirtualHost>). */
-function setsServerErrorLog(text: string): boolean {
-  for (const n of walk(parse(text))) {
+function setsServerErrorLog(doc: Document): boolean {
+  for (const n of walk(doc)) {
     if (n.kind === 'directive' && n.is('ErrorLog') && !ancestors(n).some((a) => a.is('VirtualHost'))) return true;
   }
   return false;
@@ -366,12 +370,12 @@ interface RetargetContext {
 }
 
 /**
- * The copy's text of a file: ServerRoot and absolute Include paths into the tree point at
- * the copy, and LoadModule files missing on this machine come from the installation's
- * module folder. Only arguments change, so every line keeps its number.
+ * Edits a file for the copy: ServerRoot and absolute Include paths into the tree point at
+ * the copy, LoadModule files missing on this machine come from the installation's module
+ * folder, an ErrorLog whose folder is missing goes to the scratch folder. Only arguments
+ * change, so every line keeps its number.
  */
-function retarget(text: string, ctx: RetargetContext): string {
-  const doc = parse(text);
+function retarget(doc: Document, ctx: RetargetContext): void {
   const baseBytes = fromUnicode(ctx.base);
   const toCopy = (value: string): string | null => {
     const sub = substitute(value, ctx.defines);
@@ -415,7 +419,6 @@ function retarget(text: string, ctx: RetargetContext): string {
       if (!existsSync(where) && existsSync(instead)) set(n, 1, fromUnicode(instead));
     }
   }
-  return print(doc);
 }
 
 export interface ApacheMessage {
