@@ -17,6 +17,7 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { apacheMessages } from '../../src/engine/verify.js';
 import { AUTHZ_CASES } from '../helpers/shared.js';
 import { canUnshare, caseNeeds, inCi, caseTable, type CaseResult, describeOutcome, describeWithHttpd, hasIpv6Loopback, pool, readCase, runAuthzCase } from '../helpers/httpd.js';
 
@@ -87,7 +88,10 @@ if (!existsSync(dir)) {
         if (failures.has(name)) throw failures.get(name)!;
         const r = results.get(name)!;
         const problems: string[] = [];
-        if (!r.configtest.ok) problems.push(`config test failed: ${r.configtest.output.split('\n').find((l) => /error|invalid|cannot/i.test(l)) ?? r.configtest.output.split('\n')[0]}`);
+        if (!r.configtest.ok) {
+          const first = apacheMessages(r.configtest.output, (p) => p).find((m) => m.severity === 'error');
+          problems.push(`config test failed: ${first ? `${first.file}:${first.line}: ${first.message}` : r.configtest.output.split('\n')[0]}`);
+        }
         for (const o of r.widened) problems.push(`widened: ${describeOutcome(o)}`);
         for (const o of r.narrowed) problems.push(`narrowed: ${describeOutcome(o)}`);
         // Same-side differences do not fail the case; they are listed with the failures.
