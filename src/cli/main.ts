@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
 import { unifiedDiff } from '../engine/diff.js';
 import { apply, type EngineOptions, plan, selectTransforms } from '../engine/run.js';
+import { findHttpd, verifyPlan } from '../engine/verify.js';
 import { removePendingTempFiles } from '../engine/write.js';
 import { displayText } from '../syntax/index.js';
 import { transforms } from '../../transforms/index.js';
@@ -61,6 +62,8 @@ interface CliOptions {
   define?: string[];
   mode: 'replace' | 'dual';
   preserveDefaults?: boolean;
+  verify?: boolean;
+  httpd?: string;
   backup?: string | boolean;
   format: 'text' | 'json' | 'sarif';
   quiet?: boolean;
@@ -85,6 +88,8 @@ export function buildProgram(): Command {
     .option('--define <name>', 'treat <IfDefine NAME> as true and set ${NAME} (NAME or NAME=VALUE; repeatable)', collect)
     .addOption(new Option('--mode <mode>', 'replace 2.2 access control, or keep it beside the 2.4 form for files that must run on both').choices(['replace', 'dual']).default('replace'))
     .option('--preserve-defaults', 'pin 2.2 defaults that changed in 2.4 explicitly instead of only reporting them')
+    .option('--verify', "run httpd 2.4's config test on the converted tree (in a temporary copy) first; write nothing when it fails")
+    .option('--httpd <path>', 'the httpd 2.4 binary (httpd, apache2 or apachectl) for --verify; implies --verify')
     .option('--backup [suffix]', 'keep each original beside the rewritten file (default suffix .orig)')
     .addOption(new Option('--format <format>', 'report format on stdout').choices(['text', 'json', 'sarif']).default('text'))
     .option('-q, --quiet', 'print only diffs, manual follow-ups, errors and the summary')
@@ -162,8 +167,23 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
 
   const p = plan(paths, engine);
-  const writing = !o.dryRun && !o.check;
+  let writing = !o.dryRun && !o.check;
   const findings: Finding[] = [...p.findings];
+
+  if ((o.verify || o.httpd) && p.tree.files.length > 0) {
+    const refuse = (file: string, message: string): void => {
+      findings.push({ transform: 'verify', file, line: 0, column: 0, severity: 'error', message: writing ? `${message}; nothing written` : message });
+      writing = false;
+    };
+    const found = findHttpd(o.httpd, io.env);
+    if (!found.httpd) refuse(paths[0], `--verify: ${found.problem}`);
+    else {
+      const v = verifyPlan(p, { httpd: found.httpd, cwd: io.cwd, defines, serverRoot: o.serverRoot ? resolve(io.cwd, o.serverRoot) : undefined });
+      findings.push(...v.findings);
+      if (!v.ok) refuse(v.tested[0] ?? paths[0], `${found.httpd.path} ${found.httpd.version} -t fails on the converted configuration (${v.tested.join(', ')})`);
+      else if (o.verbose) io.stderr.write(`verified with ${found.httpd.path} ${found.httpd.version} -t: ${v.tested.join(', ') || 'nothing to test'}\n`);
+    }
+  }
 
   if (writing) {
     let interrupted = false;
