@@ -20,7 +20,8 @@ import { main, packageRoot } from '../src/cli/main.js';
 
 export const ROOT = packageRoot();
 
-const BLOCK = /(<!-- transcript( continued)? -->\n```console\n)([\s\S]*?)(^```)/gm;
+// The fence may be longer than three backticks when the output holds fences itself.
+const BLOCK = /(<!-- transcript( continued)? -->\n(`{3,})console\n)([\s\S]*?)(^\3$)/gm;
 
 /** The Markdown files that may hold transcripts, relative to the project root. */
 export function transcriptPages(root = ROOT): string[] {
@@ -73,8 +74,8 @@ export async function renderPage(md: string, root = ROOT): Promise<string> {
     const fresh: string[] = [];
     for (const b of blocks) {
       if (!b[2] || !scratch) scratch = freshCopy();
-      const commands = b[3].split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
-      if (commands.length === 0) throw new Error(`a transcript block has no "$ " command line:\n${b[3]}`);
+      const commands = b[4].split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
+      if (commands.length === 0) throw new Error(`a transcript block has no "$ " command line:\n${b[4]}`);
       let text = '';
       for (const cmd of commands) {
         text += `$ ${cmd}\n`;
@@ -97,10 +98,11 @@ export async function renderPage(md: string, root = ROOT): Promise<string> {
         text += output;
         if (!text.endsWith('\n')) text += '\n';
       }
+      if (text.split('\n').some((l) => l.startsWith(b[3]))) throw new Error(`the output of "${commands.join('; ')}" holds a ${b[3]} fence: fence the block with more backticks`);
       fresh.push(text);
     }
     let i = 0;
-    return md.replace(BLOCK, (_all, open: string, _cont: string, _body: string, close: string) => open + fresh[i++] + close);
+    return md.replace(BLOCK, (_all, open: string, _cont: string, _fence: string, _body: string, close: string) => open + fresh[i++] + close);
   } finally {
     for (const d of scratches) rmSync(d, { recursive: true, force: true });
   }

@@ -39,6 +39,12 @@ describe('doc transcripts', () => {
     expect(out).toMatch(/^<!-- transcript -->\n```console\n\$ npx httpd24-codemod --list-transforms \| head -n 1\n\S+ +(rewrite|advice) +.+\n\$ echo \$\?\n0\n```\n$/);
   });
 
+  test('output that holds the block\'s own fence is refused; a longer fence takes it', async () => {
+    const block = (fence: string): string => `<!-- transcript -->\n${fence}console\n$ npx httpd24-codemod --explain mpm-renames\n${fence}\n`;
+    await expect(renderPage(block('```'))).rejects.toThrow(/fence the block with more backticks/);
+    expect(await renderPage(block('````'))).toContain('\n```apache\n');
+  });
+
   test('only the tool and echo $? may run', async () => {
     await expect(renderPage('<!-- transcript -->\n```console\n$ rm -rf examples\n```\n')).rejects.toThrow(/transcripts run only/);
   });
