@@ -73,7 +73,10 @@ export async function renderPage(md: string, root = ROOT): Promise<string> {
     let lastCode = 0;
     const fresh: string[] = [];
     for (const b of blocks) {
-      if (!b[2] || !scratch) scratch = freshCopy();
+      if (!b[2] || !scratch) {
+        scratch = freshCopy();
+        lastCode = 0; // a new shell
+      }
       const commands = b[4].split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
       if (commands.length === 0) throw new Error(`a transcript block has no "$ " command line:\n${b[4]}`);
       let text = '';
