@@ -8,13 +8,26 @@ import { transforms } from '../transforms/index.js';
 
 const DOCS = join(__dirname, '..', 'docs', 'transforms');
 
-/** The code blocks that follow "Before" and "After" labels, in order, as pairs. */
-export function examplePairs(md: string): Array<{ before: string; after: string; role?: 'htaccess' }> {
-  const blocks = [...md.matchAll(/^(Before|After)\b([^\n]*)\n+```[a-z]*\n([\s\S]*?)^```/gm)].map((m) => ({ label: m[1], note: m[2], code: m[3] }));
-  const pairs: Array<{ before: string; after: string; role?: 'htaccess' }> = [];
-  for (let i = 0; i + 1 < blocks.length; i += 2) {
-    if (blocks[i].label !== 'Before' || blocks[i + 1].label !== 'After') throw new Error('examples must come as Before/After pairs');
-    pairs.push({ before: blocks[i].code, after: blocks[i + 1].code, ...(/\.htaccess/.test(blocks[i].note) ? { role: 'htaccess' as const } : {}) });
+/**
+ * The code blocks labelled "Before …" and "After …", in order, as pairs. A block labelled
+ * "Files …" (a JSON object: absolute path → text) puts other files of the tree beside the
+ * next pair, for transforms that read them (.htaccess files for AllowOverride).
+ */
+export function examplePairs(md: string): Array<{ before: string; after: string; role?: 'htaccess'; files?: Record<string, string> }> {
+  const blocks = [...md.matchAll(/^(Before|After|Files)\b([^\n]*)\n+```[a-z]*\n([\s\S]*?)^```/gm)].map((m) => ({ label: m[1], note: m[2], code: m[3] }));
+  const pairs: Array<{ before: string; after: string; role?: 'htaccess'; files?: Record<string, string> }> = [];
+  let files: Record<string, string> | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    if (b.label === 'Files') {
+      files = JSON.parse(b.code);
+      continue;
+    }
+    const next = blocks[i + 1];
+    if (b.label !== 'Before' || !next || next.label !== 'After') throw new Error('examples must come as Before/After pairs');
+    pairs.push({ before: b.code, after: next.code, ...(/\.htaccess/.test(b.note) ? { role: 'htaccess' as const } : {}), ...(files ? { files } : {}) });
+    files = undefined;
+    i++;
   }
   return pairs;
 }
@@ -29,7 +42,7 @@ describe('transform documentation', () => {
     const pairs = examplePairs(md);
     expect(pairs.length).toBeGreaterThan(0);
     for (const p of pairs) {
-      expect(runOnText(p.before, [t], { role: p.role }).output).toBe(p.after);
+      expect(runOnText(p.before, [t], { role: p.role, files: p.files }).output).toBe(p.after);
     }
   });
 });

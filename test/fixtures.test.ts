@@ -16,6 +16,8 @@ export interface FixtureCase {
   output: string;
   findings?: Array<{ line: number; severity: string; message: string; transform?: string }>;
   options?: { mode?: 'replace' | 'dual'; preserveDefaults?: boolean };
+  /** Other files of the tree (absolute path → text): <case>.files.json. */
+  files?: Record<string, string>;
 }
 
 export function fixtureCases(): FixtureCase[] {
@@ -34,6 +36,7 @@ export function fixtureCases(): FixtureCase[] {
         output: read(base + '.output.conf'),
         findings: existsSync(base + '.findings.json') ? JSON.parse(readFileSync(base + '.findings.json', 'utf8')) : undefined,
         options: existsSync(base + '.options.json') ? JSON.parse(readFileSync(base + '.options.json', 'utf8')) : undefined,
+        files: existsSync(base + '.files.json') ? JSON.parse(readFileSync(base + '.files.json', 'utf8')) : undefined,
       });
     }
   }
@@ -53,7 +56,7 @@ describe('fixtures', () => {
   test.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', (_n, c) => {
     const t = transforms.find((x) => x.id === c.transform)!;
     const role = c.name.startsWith('htaccess') ? 'htaccess' : undefined;
-    const res = runOnText(c.input, [t], { role, ...c.options });
+    const res = runOnText(c.input, [t], { role, files: c.files, ...c.options });
     expect(res.output).toBe(c.output);
     if (c.findings) {
       expect(res.findings.map((f) => ({ line: f.line, severity: f.severity, message: f.message, ...(f.transform !== c.transform ? { transform: f.transform } : {}) }))).toEqual(c.findings);
@@ -63,6 +66,6 @@ describe('fixtures', () => {
     }
     expect(parse(res.output).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // Idempotent: converting the output changes nothing.
-    expect(runOnText(res.output, [t], { role, ...c.options }).output).toBe(res.output);
+    expect(runOnText(res.output, [t], { role, files: c.files, ...c.options }).output).toBe(res.output);
   });
 });

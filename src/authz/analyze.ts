@@ -1,0 +1,664 @@
+// Access-control analysis of a whole tree: for every server, every request class that can
+// reach every scope, what 2.2 answered; the 2.4 tree each scope needs so that 2.4 answers
+// the same; and the guard that proves it before anything is written. Scopes that cannot be
+// proven keep their 2.2 lines (mod_access_compat) with a finding saying why.
+
+import { basename, dirname } from 'node:path';
+import { type ConditionEnv, viewModules } from '../model/conditions.js';
+import { fnmatchExample, regexExample } from '../model/examples.js';
+import { moduleId } from '../model/modules.js';
+import { overrideClass } from '../model/overrides.js';
+import { ANY_NAME, type Member, mergeChain, normalizePath, type Overrides, type Probe, type Scope, ServerScopes } from '../model/scopes.js';
+import { model, type ServerModel, type Tristate } from '../model/server.js';
+import type { ConfigFile, ConfigTree } from '../model/tree.js';
+import { directive, type Directive, type Node, type Section, walk } from '../syntax/index.js';
+import { type ChainState, eval22, eval24, hookOrder22, type Request, type Server22, type Status } from './evaluate.js';
+import { requestClasses } from './requests.js';
+import { hasNative24, readSection, type SectionState } from './state.js';
+import { type Effective, hostTree, methodsOf, toNodes, translateChain, type Tree, treeKey, Untranslatable } from './translate.js';
+
+export type Action = 'convert' | 'keep' | 'manual';
+
+export interface ScopePlan {
+  scope: Scope;
+  /** Scopes whose host rules, Satisfy or Require the converted tree spells out (2.4 would not inherit them). */
+  inherits?: { host?: Scope; satisfy?: Scope; require?: Scope };
+  action: Action;
+  tree?: Tree;
+  effective?: Effective;
+  /** For manual: what a person must decide. */
+  reason?: string;
+  /** Emit `AuthMerging And` (an .htaccess converted without its server config: never wider). */
+  authMergingAnd?: boolean;
+  /** The access-control nodes the conversion removes. */
+  remove: Node[];
+}
+
+/** An AllowOverride the converted .htaccess files need. */
+export interface OverrideEdit {
+  /** The <Directory> whose AllowOverride changes, or null to add a new <Directory> for `path`. */
+  section: Section | null;
+  file: ConfigFile;
+  path: string;
+  values: string[];
+  htaccess: ConfigFile[];
+  reason: string;
+}
+
+export interface Note {
+  transform: string;
+  file: ConfigFile;
+  node?: Node;
+  line?: number;
+  severity: 'change' | 'warning' | 'manual' | 'error';
+  message: string;
+}
+
+export interface AccessAnalysis {
+  plans: ScopePlan[];
+  /** By section node, or by .htaccess file for an .htaccess scope. */
+  planOf: Map<Section | ConfigFile, ScopePlan>;
+  overrides: OverrideEdit[];
+  notes: Note[];
+  /** Files whose rewrite depends on each other (written together). */
+  linked: ConfigFile[][];
+}
+
+const cache = new WeakMap<ConfigTree, AccessAnalysis>();
+
+/** The analysis of a tree, computed once (before any transform edits it) and shared. */
+export function accessAnalysis(tree: ConfigTree): AccessAnalysis {
+  let a = cache.get(tree);
+  if (!a) {
+    a = analyzeTree(tree);
+    cache.set(tree, a);
+  }
+  return a;
+}
+
+const classOf = (n: Directive | Section): string | null => overrideClass(n.name);
+
+const AUTHZ_CORE_IDS = new Set(['authz_core_module', 'access_compat_module', 'authn_core_module']);
+
+/** Sections (or .htaccess files) that already carry both versions: <IfModule [!]mod_authz_core.c>. */
+function isDualManaged(scope: Scope): boolean {
+  const isDual = (s: Section): boolean => s.is('IfModule') && AUTHZ_CORE_IDS.has(moduleId((s.values[0] ?? '').replace(/^!/, '')));
+  if (scope.around.some((s) => s.kind === 'section' && isDual(s))) return true;
+  const stack: Node[] = [...scope.children];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.kind !== 'section') continue;
+    if (isDual(n)) return true;
+    if (['directory', 'directorymatch', 'files', 'filesmatch', 'location', 'locationmatch'].includes(n.key)) continue;
+    stack.push(...n.children);
+  }
+  return false;
+}
+
+const access22 = (s: SectionState): boolean => s.host !== null || s.satisfy.length > 0 || s.require !== null;
+const legacyOnly = (s: SectionState): boolean => s.host !== null || s.satisfy.length > 0;
+
+interface Unit {
+  label: string;
+  main: ConfigFile;
+  ss: ServerScopes;
+  env22: ConditionEnv;
+  env24: ConditionEnv;
+  server22: Server22;
+  /** Converted without the configuration around it (a fragment or .htaccess given alone). */
+  standalone: 'no' | 'fragment' | 'htaccess';
+  htMap: Map<string, Scope>;
+}
+
+interface Alt {
+  c22: ChainMember[];
+  c24: ChainMember[];
+}
+
+interface ChainMember {
+  scope: Scope;
+  forbidden?: string;
+}
+
+function analyzeTree(tree: ConfigTree): AccessAnalysis {
+  const out: AccessAnalysis = { plans: [], planOf: new Map(), overrides: [], notes: [], linked: [] };
+  const m = model(tree);
+  const units: Unit[] = [];
+  const claimed = new Set<ConfigFile>();
+  const defined = (name: string): 'yes' | 'unknown' => (tree.defines.has(name) ? 'yes' : 'unknown');
+
+  const makeUnit = (server: ServerModel, standalone: Unit['standalone']): Unit => {
+    const ss = new ServerScopes(server, tree.defines);
+    const known = server.loadModules.length > 0;
+    return {
+      label: server.main.display,
+      main: server.main,
+      ss,
+      env22: { version: '2.2', hasModule: assumeAccessModules(viewModules('2.2', (id) => server.hasModule(id))), defined },
+      env24: { version: '2.4', hasModule: assumeAccessModules(viewModules('2.4', (id) => server.hasModule(id))), defined },
+      server22: { hookOrder: known ? hookOrder22(server.moduleOrder) : null, authzDefault: known ? server.hasModule('authz_default_module') !== 'no' : true },
+      standalone,
+      htMap: new Map(),
+    };
+  };
+
+  for (const main of tree.mains) units.push(makeUnit(m.server(main), 'no'));
+  for (const f of tree.files) {
+    if (f.role === 'standalone') units.push(makeUnit(m.server(f), 'fragment'));
+  }
+  // .htaccess files belong to the servers whose folders hold them.
+  for (const h of tree.htaccessFiles) {
+    const dir = normalizePath(dirname(h.path));
+    for (const u of units) {
+      if (u.standalone !== 'no') continue;
+      if (!u.ss.accessFileNames.includes(basename(h.path))) continue;
+      if (covers(u.ss, dir)) {
+        u.htMap.set(dir, u.ss.addHtaccess(h));
+        claimed.add(h);
+      }
+    }
+  }
+  for (const h of tree.htaccessFiles) {
+    if (claimed.has(h)) continue;
+    const u = makeUnit(new EmptyServer(tree, h) as unknown as ServerModel, 'htaccess');
+    u.label = h.display;
+    u.htMap.set(normalizePath(dirname(h.path)), u.ss.addHtaccess(h));
+    units.push(u);
+  }
+
+  for (const u of units) analyzeUnit(u, out);
+  return out;
+}
+
+/**
+ * Modules whose directives only restrict access: where we cannot tell whether they are
+ * loaded, assume they are. If one was not, 2.2 skipped the <IfModule> block and was more open
+ * than the converted rules, never less.
+ */
+export const ACCESS_MODULES = new Set(['authz_host_module', 'authz_user_module', 'authz_groupfile_module', 'authz_dbm_module', 'authz_owner_module', 'auth_basic_module', 'auth_digest_module', 'authn_file_module', 'authn_dbm_module']);
+
+function assumeAccessModules(has: (name: string) => Tristate): (name: string) => Tristate {
+  return (name) => {
+    const t = has(name);
+    return t === 'unknown' && ACCESS_MODULES.has(moduleId(name)) ? 'yes' : t;
+  };
+}
+
+/** A server-less unit for an .htaccess file nobody's configuration reaches. */
+class EmptyServer {
+  readonly loadModules: never[] = [];
+  readonly moduleOrder: string[] = [];
+  constructor(readonly tree: ConfigTree, readonly main: ConfigFile) {}
+  *walk(): Generator<never> {}
+  hasModule(): 'unknown' {
+    return 'unknown';
+  }
+}
+
+/** Does this server's configuration reach the folder (DocumentRoot, Alias or a <Directory> below /)? */
+function covers(ss: ServerScopes, dir: string): boolean {
+  const under = (root: string | null): boolean => root !== null && root !== '/' && (dir === root || dir.startsWith(root + '/'));
+  for (const v of [null, ...ss.vhosts]) {
+    const map = ss.urlMap(v);
+    if (under(map.documentRoot) || map.aliases.some((a) => under(a.path))) return true;
+  }
+  return ss.scopes.some((s) => s.kind === 'directory' && !s.wildcard && under(s.pattern));
+}
+
+function analyzeUnit(u: Unit, out: AccessAnalysis): void {
+  const scopes = u.ss.scopes;
+  const st22 = new Map<Scope, SectionState>();
+  const st24 = new Map<Scope, SectionState>();
+  for (const s of scopes) {
+    st22.set(s, readSection(s.children, u.env22));
+    st24.set(s, readSection(s.children, u.env24));
+  }
+  const accessScopes = scopes.filter((s) => access22(st22.get(s)!) || st22.get(s)!.authType !== null || hasNative24(st24.get(s)!));
+  if (accessScopes.length === 0) return;
+
+  // 1. Every request class we can tell apart, as merge chains for both versions.
+  const alts = new Map<string, Alt>();
+  const ambiguousProbe = new Set<Scope>();
+  for (const probe of probes(u)) {
+    const m22 = mergeChain(u.ss, probe, u.env22, u.htMap, classOf, 'all');
+    const m24 = mergeChain(u.ss, probe, u.env24, u.htMap, classOf, 'all');
+    const may = [...new Set([...m22, ...m24].filter((x) => x.certainty === 'may').map((x) => x.scope))];
+    if (may.length > 7) {
+      for (const x of [...m22, ...m24]) ambiguousProbe.add(x.scope);
+      continue;
+    }
+    for (let mask = 0; mask < 1 << may.length; mask++) {
+      const on = (x: Member): boolean => x.certainty === 'must' || (mask & (1 << may.indexOf(x.scope))) !== 0;
+      const c22 = m22.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
+      const c24 = m24.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
+      const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
+      if (!alts.has(key)) alts.set(key, { c22, c24 });
+    }
+  }
+
+  // 2. The last scope that sets host rules, Satisfy or Require decides (2.2); AuthType
+  // scopes with nothing before them need a Require of their own in 2.4.
+  const promoted = new Set<Scope>();
+  for (const a of alts.values()) {
+    if (a.c22.some((x) => access22(st22.get(x.scope)!))) continue;
+    const t = [...a.c22].reverse().find((x) => st22.get(x.scope)!.authType !== null);
+    if (t) promoted.add(t.scope);
+  }
+  const deciding = (a: Alt): Scope | null => {
+    for (let i = a.c22.length - 1; i >= 0; i--) {
+      const s = a.c22[i].scope;
+      if (access22(st22.get(s)!) || promoted.has(s)) return s;
+    }
+    return null;
+  };
+  const chainsOf = new Map<Scope, Alt[]>();
+  for (const a of alts.values()) {
+    const x = deciding(a);
+    if (!x) continue;
+    if (!chainsOf.has(x)) chainsOf.set(x, []);
+    chainsOf.get(x)!.push(a);
+  }
+
+  // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
+  const plans = new Map<Scope, ScopePlan>();
+  const states = (c: ChainMember[], view: Map<Scope, SectionState>): ChainState[] => c.map((x) => ({ state: view.get(x.scope)!, forbidden: x.forbidden }));
+  for (const s of accessScopes) {
+    const a22 = st22.get(s)!;
+    const remove = [...a22.nodes];
+    const plan: ScopePlan = { scope: s, action: 'keep', remove };
+    plans.set(s, plan);
+    const isDual = isDualManaged(s);
+    const native = hasNative24(st24.get(s)!);
+    if (isDual || (native && !legacyOnly(a22))) continue; // already written for 2.4
+    if (!access22(a22) && !promoted.has(s)) continue; // AuthType alone, under a Require in effect
+    // A scope that never decides (a later scope always overrides it) is written with the
+    // policy in effect as of itself: its chains cut after it.
+    const chains = chainsOf.get(s) ?? truncatedChains(alts.values(), s);
+    const fail = (why: string): void => {
+      plan.action = 'manual';
+      plan.reason = why;
+    };
+    if (native) fail(`it mixes 2.2 access directives with 2.4 Require syntax; decide which one is meant`);
+    else if (a22.invalid.length > 0) fail(`2.2 would refuse ${a22.invalid[0]} at start-up, so its meaning is unknown`);
+    else if (a22.uncertain) fail(a22.uncertain);
+    else if (s.unresolved) fail(`its path uses ${s.unresolved}; give its value with --define`);
+    else if (ambiguousProbe.has(s)) fail('too many sections may or may not apply to the same requests to compare them all');
+    else if (chains.length === 0 && s.kind === 'htaccess') {
+      // 2.2 never read it (AllowOverride None on its folder); neither will 2.4.
+      out.notes.push({ transform: 'access-control', file: s.file, line: 1, severity: 'warning', message: `${s.file.display} is never read (AllowOverride None covers its folder), so its 2.2 access directives are left as they are; convert them if you ever allow overrides there` });
+      continue;
+    } else if (chains.length === 0) fail('no request we can see reaches it (its pattern matches no path the configuration names)');
+    if (plan.action === 'manual') continue;
+    const methods = methodsOf([...new Set(chains.flatMap((c) => c.c22.map((x) => st22.get(x.scope)!)))]);
+    const trees = new Map<string, { tree: Tree; eff: Effective; chain: Alt }>();
+    try {
+      for (const c of chains) {
+        const eff = translateChain(states(c.c22, st22), methods, u.server22);
+        const k = treeKey(eff.tree);
+        if (!trees.has(k)) trees.set(k, { tree: eff.tree, eff, chain: c });
+      }
+    } catch (e) {
+      if (!(e instanceof Untranslatable)) throw e;
+      fail(e.message);
+      continue;
+    }
+    const first = [...trees.values()][0];
+    if (trees.size > 1 && !sameMeaning([...trees.values()].map((t) => t.tree), methods, u, st24, s)) {
+      const where = describeContexts([...trees.values()].map((t) => t.chain.c22.map((x) => x.scope)), s);
+      fail(`the requests it governs inherit different rules from the sections around it (${where}), so no single 2.4 policy equals 2.2's`);
+      continue;
+    }
+    plan.tree = first.tree;
+    plan.effective = first.eff;
+    plan.inherits = inheritedFrom(first.chain.c22.map((x) => x.scope), s, st22);
+    if (u.standalone === 'htaccess' && inheritsSomething(a22) && first.tree.kind !== 'false') plan.authMergingAnd = true;
+    plan.action = legacyOnly(a22) || promoted.has(s) ? 'convert' : 'keep';
+  }
+
+  // 4. The guard: every chain must answer every request the same in 2.2 and in the planned 2.4.
+  const planned24 = (s: Scope): SectionState => {
+    const p = plans.get(s);
+    if (!p || p.action !== 'convert' || !p.tree) return st24.get(s)!;
+    return plannedState(s, p, u.env24);
+  };
+  const guardCache = new Map<string, Mismatch | null>();
+  const check = (a: Alt): Mismatch | null => {
+    const key = a.c22.map((x) => x.scope.id).join(',') + '|' + a.c24.map((x) => `${x.scope.id}:${plans.get(x.scope)?.action ?? '-'}`).join(',');
+    if (guardCache.has(key)) return guardCache.get(key)!;
+    const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22);
+    guardCache.set(key, r);
+    return r;
+  };
+  for (let round = 0; round < scopes.length + 2; round++) {
+    let changed = false;
+    for (const a of alts.values()) {
+      const mm = check(a);
+      if (!mm) continue;
+      const x = deciding(a);
+      const px = x ? plans.get(x) : undefined;
+      if (px && px.action === 'keep' && px.tree && !isDualManaged(x!)) {
+        px.action = 'convert';
+        changed = true;
+        continue;
+      }
+      // Keep every converted scope of this chain in its 2.2 form.
+      for (const c of a.c22) {
+        const p = plans.get(c.scope);
+        if (p && p.action === 'convert') {
+          p.action = 'manual';
+          p.reason = px?.action === 'manual' && px !== p
+            ? `it shares requests with ${describeScope(x!, true)}, which could not be converted (${px.reason}); converting one without the other changes what 2.4 answers`
+            : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+
+  // 5. What stays 2.2 must still behave the same under 2.4 with mod_access_compat.
+  const residual = new Map<Scope, Mismatch>();
+  for (const a of alts.values()) {
+    const x = deciding(a);
+    if (!x || plans.get(x)?.action !== 'manual') continue;
+    if (residual.has(x)) continue;
+    const mm = check(a);
+    if (mm && mm.want !== 'unknown') residual.set(x, mm);
+  }
+
+  for (const p of plans.values()) {
+    if (p.action === 'convert') {
+      for (const n of p.remove) {
+        if (n.kind !== 'directive' || !(n.is('Allow') || n.is('Deny'))) continue;
+        const v = n.values;
+        const hash = v.findIndex((w) => w.startsWith('#'));
+        if (hash < 0) continue;
+        const after = v.slice(hash + 1).filter((w) => !w.includes('#'));
+        out.notes.push({ transform: 'access-control', file: p.scope.file, node: n, severity: 'warning', message: `"${v.slice(hash).join(' ')}" is not a comment to Apache: 2.2 read each word as a host name; "${v[hash]}" can never match and is dropped${after.length ? `, ${after.map((w) => `"${w}"`).join(', ')} kept as Require host (delete ${after.length > 1 ? 'them' : 'it'} if it was meant as a comment)` : ''}` });
+      }
+    }
+    out.plans.push(p);
+    out.planOf.set(p.scope.section ?? p.scope.file, p);
+    const mm = residual.get(p.scope);
+    if (p.action === 'manual') {
+      const extra = mm ? ` Left as it is, 2.4 with mod_access_compat would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}: fix it by hand before upgrading.` : '';
+      out.notes.push({ transform: 'access-control', file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'manual', message: `${describeScope(p.scope)} keeps its 2.2 access directives (mod_access_compat): ${p.reason}.${extra}` });
+    }
+    if (p.action === 'convert' && u.standalone !== 'no') {
+      out.notes.push({
+        transform: 'access-control',
+        file: p.scope.file,
+        node: p.scope.section ?? undefined,
+        line: p.scope.section ? undefined : 1,
+        severity: 'warning',
+        message: u.standalone === 'htaccess'
+          ? `converted without the server configuration around this .htaccess${p.authMergingAnd ? '; "AuthMerging And" keeps whatever the server requires for this folder, so 2.4 is never more open than 2.2 (it may be stricter: check)' : ''}`
+          : `converted without a main configuration: assumed nothing around ${describeScope(p.scope)} sets Require or Satisfy for its paths; check`,
+      });
+    }
+  }
+
+  planOverrides(u, st22, plans, out);
+  const files = [...new Set([...plans.values()].filter((p) => p.action === 'convert').map((p) => p.scope.file))];
+  if (files.length > 1 || (files.length === 1 && files[0] !== u.main)) out.linked.push([u.main, ...files.filter((f) => f !== u.main)]);
+}
+
+/** Where the parts of a chain's policy that the scope does not set itself come from. */
+function inheritedFrom(chain: Scope[], s: Scope, st: Map<Scope, SectionState>): ScopePlan['inherits'] {
+  const upTo = chain.slice(0, chain.indexOf(s) + 1);
+  const last = (f: (x: SectionState) => boolean): Scope | undefined => [...upTo].reverse().find((x) => f(st.get(x)!));
+  const own = st.get(s)!;
+  const out: NonNullable<ScopePlan['inherits']> = {};
+  // Only parts that restrict something are worth naming.
+  const methods = methodsOf(upTo.map((x) => st.get(x)!));
+  const hostScope = own.host ? undefined : last((x) => x.host !== null);
+  const host = hostScope && methods.some((m) => hostTree(st.get(hostScope)!.host, m).kind !== 'true') ? hostScope : undefined;
+  const require = own.require ? undefined : last((x) => x.require !== null);
+  const satScope = own.satisfy.length || !(own.require ?? require) ? undefined : last((x) => x.satisfy.length > 0);
+  const satisfy = satScope && st.get(satScope)!.satisfy.some((v) => v.value === 'any') ? satScope : undefined;
+  if (host) out.host = host;
+  if (require) out.require = require;
+  if (satisfy) out.satisfy = satisfy;
+  return out;
+}
+
+function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
+  const out = new Map<string, Alt>();
+  for (const a of all) {
+    const i = a.c22.findIndex((x) => x.scope === s);
+    if (i < 0) continue;
+    const c22 = a.c22.slice(0, i + 1);
+    const key = c22.map((x) => x.scope.id).join(',');
+    if (!out.has(key)) out.set(key, { c22, c24: a.c24 });
+  }
+  return [...out.values()];
+}
+
+/** An .htaccess that leaves host rules, Satisfy or Require to the server inherits them in 2.2. */
+function inheritsSomething(s: SectionState): boolean {
+  return s.host === null || s.require === null || s.satisfy.length === 0;
+}
+
+/** The 2.4 state of a scope once converted. */
+export function plannedState(s: Scope, p: ScopePlan, env: ConditionEnv): SectionState {
+  const added = [...(p.authMergingAnd ? [directive('AuthMerging', 'And')] : []), ...toNodes(p.tree!)];
+  return readSection([...s.children, ...added], env, new Set(p.remove));
+}
+
+interface Mismatch {
+  request: string;
+  want: Status | 'unknown';
+  got: Status;
+}
+
+function describeRequest(r: Request): string {
+  const c = r.client;
+  const addr = c.family === 4 ? [24n, 16n, 8n, 0n].map((s) => String((c.addr >> s) & 255n)).join('.') : `[${c.addr.toString(16)}]`;
+  const who = r.cred.kind === 'none' ? 'no password' : r.cred.kind === 'bad' ? 'a wrong password' : r.cred.name ? `user ${r.cred.name}` : 'a valid user';
+  return `${r.method === '~OTHER' ? 'another method' : r.method} from ${addr}${c.host ? ` (${c.host})` : ''}${c.env.size ? ` with ${[...c.env].join(', ')} set` : ''} and ${who}`;
+}
+
+function guard(c22: ChainState[], c24: ChainState[], server: Server22): Mismatch | null {
+  const all = [...c22, ...c24].map((c) => c.state);
+  const methods = methodsOf(all);
+  for (const r of requestClasses(all, methods)) {
+    const want = eval22(c22, r, server);
+    const got = eval24(c24, r);
+    if (want !== got) return { request: describeRequest(r), want, got };
+  }
+  return null;
+}
+
+/** Do these trees answer every request the same (same surroundings)? */
+function sameMeaning(trees: Tree[], methods: readonly string[], u: Unit, st24: Map<Scope, SectionState>, s: Scope): boolean {
+  const base = st24.get(s)!;
+  const states = trees.map((t) => readSection(toNodes(t), u.env24)).map((st) => ({ ...st, authType: base.authType ?? 'Basic', structs: base.structs }));
+  const reqs = requestClasses(states, methods);
+  for (const r of reqs) {
+    const first = eval24([{ state: states[0] }], r);
+    for (const st of states.slice(1)) if (eval24([{ state: st }], r) !== first) return false;
+  }
+  return true;
+}
+
+/** A scope as people name it: `<Directory /var/www>`, or the .htaccess path; `where` adds file:line. */
+export function describeScope(s: Scope, where = false): string {
+  if (s.kind === 'htaccess') return s.file.display;
+  const sec = s.section!;
+  return `<${sec.name}${sec.values.length ? ' ' + sec.values.join(' ') : ''}>` + (where ? ` (${s.file.display}:${sec.line})` : '');
+}
+
+function describeContexts(chains: Scope[][], s: Scope): string {
+  const others = new Set<Scope>();
+  const sets = chains.map((c) => new Set(c));
+  for (const set of sets) for (const x of set) if (x !== s && !sets.every((o) => o.has(x))) others.add(x);
+  return others.size > 0 ? `with and without ${[...others].slice(0, 3).map((x) => describeScope(x, true)).join(', ')}` : 'depending on the request';
+}
+
+/** Requests that reach every scope: folders, files and URLs the configuration names. */
+function* probes(u: Unit): Generator<Probe> {
+  const ss = u.ss;
+  const hosts: Array<Section | null> = [null, ...ss.vhosts];
+  const files = new Set<string | null>([null, ANY_NAME + '.html']);
+  for (const s of ss.scopes) {
+    if (s.kind === 'files') files.add(s.wildcard ? fnmatchExample(s.pattern) : s.pattern);
+    if (s.kind === 'filesmatch' && s.regex) {
+      const ex = regexExample(s.regex);
+      if (ex !== null) files.add(ex.includes('/') ? ex.slice(ex.lastIndexOf('/') + 1) : ex);
+    }
+  }
+  const hasProxy = ss.scopes.some((s) => s.kind === 'proxy');
+  for (const vhost of hosts) {
+    const map = ss.urlMap(vhost);
+    const mine = ss.scopes.filter((s) => s.vhost === null || s.vhost === vhost);
+    const dirs = new Set<string>();
+    const addDir = (d: string): void => {
+      const n = normalizePath(d);
+      dirs.add(n);
+      dirs.add(n === '/' ? '/' + ANY_NAME : n + '/' + ANY_NAME);
+    };
+    addDir('/');
+    if (map.documentRoot) addDir(map.documentRoot);
+    for (const a of map.aliases) addDir(a.path);
+    for (const s of mine) {
+      if (s.kind === 'directory') addDir(s.wildcard ? fnmatchExample(s.pattern) : s.pattern);
+      if (s.kind === 'htaccess') addDir(s.pattern);
+      if (s.kind === 'directorymatch' && s.regex) {
+        const ex = regexExample(s.regex);
+        if (ex !== null) {
+          if (ex.startsWith('/')) addDir(ex.endsWith('/') ? ex : dirname(ex + '/x'));
+          for (const base of [map.documentRoot, ...map.aliases.map((a) => a.path)]) if (base) addDir(base + (ex.startsWith('/') ? '' : '/') + ex);
+        }
+      }
+    }
+    const pairs = new Map<string, { uri: string | null; dir: string }>();
+    const pair = (uri: string | null, dir: string): void => {
+      pairs.set(`${uri}\u0001${dir}`, { uri, dir: normalizePath(dir) });
+    };
+    for (const d of dirs) pair(toUri(map, d), d);
+    for (const s of mine) {
+      if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
+      const uris = s.kind === 'location' ? [s.wildcard ? fnmatchExample(s.pattern) : s.pattern] : s.regex ? [regexExample(s.regex)].filter((x): x is string => x !== null) : [];
+      for (const uri of uris) {
+        for (const v of [uri, uri.replace(/\/?$/, '/') + ANY_NAME]) {
+          const p = toPath(map, v);
+          if (p) {
+            pair(v, p.dir);
+            pair(v, p.dir + '/' + p.last);
+          } else pair(v, '/' + ANY_NAME);
+          if (map.opaque) pair(v, '/' + ANY_NAME);
+        }
+      }
+    }
+    for (const { uri, dir } of pairs.values()) for (const file of files) yield { vhost, uri, dir, file };
+    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true };
+  }
+}
+
+/** The URL that reaches a folder (Alias first, then DocumentRoot), or null. */
+function toUri(map: ReturnType<ServerScopes['urlMap']>, dir: string): string | null {
+  for (const a of map.aliases) {
+    if (dir === a.path || dir.startsWith(a.path + '/')) return a.url.replace(/\/$/, '') + dir.slice(a.path.length) + '/';
+  }
+  const root = map.documentRoot;
+  if (root && (dir === root || dir.startsWith(root + '/'))) return dir.slice(root.length) + '/';
+  return null;
+}
+
+/** The folder and last path part a URL maps to. */
+function toPath(map: ReturnType<ServerScopes['urlMap']>, uri: string): { dir: string; last: string } | null {
+  let path: string | null = null;
+  for (const a of map.aliases) {
+    const url = a.url.replace(/\/$/, '');
+    if (uri === url || uri.startsWith(url + '/')) {
+      path = a.path + uri.slice(url.length);
+      break;
+    }
+  }
+  if (path === null && map.documentRoot) path = map.documentRoot + uri;
+  if (path === null) return null;
+  const n = normalizePath(path);
+  return { dir: dirname(n), last: basename(n) };
+}
+
+/**
+ * AllowOverride for the .htaccess files 2.2 read: 2.4's default differs (it opens the file
+ * but allows nothing), and converted access rules need AuthConfig where they needed Limit.
+ */
+function planOverrides(u: Unit, st22: Map<Scope, SectionState>, plans: Map<Scope, ScopePlan>, out: AccessAnalysis): void {
+  const hts = u.ss.scopes.filter((s) => s.kind === 'htaccess');
+  if (hts.length === 0) return;
+  if (u.standalone === 'htaccess') {
+    for (const h of hts) {
+      const p = plans.get(h);
+      if (p?.action === 'convert') out.notes.push({ transform: 'htaccess-allowoverride', file: h.file, line: 1, severity: 'manual', message: 'the converted rules need "AllowOverride AuthConfig" (2.2 needed Limit) on this folder; the server configuration is not in the paths given, so make sure it allows it' });
+    }
+    return;
+  }
+  const edits = new Map<string, OverrideEdit>();
+  for (const h of hts) {
+    // The AllowOverride in effect for this folder: the last <Directory> on its path that sets one.
+    const dir = h.pattern;
+    const dirs = u.ss.scopes.filter((s) => s.kind === 'directory' && !s.wildcard && (dir === s.pattern || dir.startsWith(s.pattern === '/' ? '/' : s.pattern + '/')));
+    dirs.sort((a, b) => a.pattern.split('/').length - b.pattern.split('/').length || a.id - b.id);
+    let setter: Scope | null = null;
+    let ov: Overrides = 'all';
+    for (const d of dirs) if (d.allowOverride) {
+      setter = d;
+      ov = d.allowOverride;
+    }
+    if (ov === 'none') continue; // 2.2 never read it; explicit None means the same in 2.4
+    const needed = neededClasses(h, plans.get(h), u.env24);
+    if (needed.size === 0 && setter !== null) continue;
+    // Where 2.2 relied on the default: the most specific <Directory> holding the folder, but
+    // never <Directory /> (that would open .htaccess everywhere); else a new <Directory>.
+    const target = setter ?? dirs.filter((d) => d.pattern !== '/').pop() ?? null;
+    let values: string[];
+    let reason: string;
+    if (ov === 'all') {
+      if (setter) continue; // explicit All means the same in 2.4
+      values = ['All'];
+      reason = '2.2 read .htaccess files with the compiled-in "AllowOverride All"; 2.4\'s default allows nothing (each directive there gives a 500)';
+    } else {
+      const have = new Set([...ov].map((c) => c.toLowerCase()));
+      const missing = [...needed].filter((c) => !have.has(c));
+      if (missing.length === 0) continue;
+      values = [...setter!.allowOverride === null ? [] : (setter!.section!.children.find((c): c is Directive => c.kind === 'directive' && c.is('AllowOverride'))?.values ?? []), ...missing.map(className)];
+      reason = `the converted access rules in ${h.file.display} use ${missing.map(className).join(', ')} directives (2.2's Order/Allow/Deny needed only Limit)`;
+    }
+    const key = target ? `s${target.id}` : `p${dir}`;
+    const prev = edits.get(key);
+    if (prev) {
+      prev.htaccess.push(h.file);
+      for (const v of values) if (!prev.values.some((x) => x.toLowerCase() === v.toLowerCase())) prev.values.push(v);
+      continue;
+    }
+    edits.set(key, { section: target?.section ?? null, file: target?.file ?? u.main, path: target?.pattern ?? dir, values, htaccess: [h.file], reason });
+  }
+  for (const e of edits.values()) {
+    out.overrides.push(e);
+    out.linked.push([e.file, ...e.htaccess]);
+  }
+  void st22;
+}
+
+const CLASS_NAMES: Record<string, string> = { authconfig: 'AuthConfig', limit: 'Limit', options: 'Options', indexes: 'Indexes', fileinfo: 'FileInfo' };
+const className = (c: string): string => CLASS_NAMES[c] ?? c;
+
+/** The AllowOverride classes an .htaccess needs once converted. */
+function neededClasses(h: Scope, plan: ScopePlan | undefined, env24: ConditionEnv): Set<string> {
+  const out = new Set<string>();
+  const removed = new Set(plan?.action === 'convert' ? plan.remove : []);
+  const nodes: Node[] = [];
+  for (const n of walk(h.file.doc)) if (!removed.has(n)) nodes.push(n);
+  if (plan?.action === 'convert') {
+    out.add('authconfig');
+    void env24;
+  }
+  for (const n of nodes) {
+    if (n.kind !== 'directive' && n.kind !== 'section') continue;
+    const c = overrideClass(n.name);
+    if (c) out.add(c);
+  }
+  return out;
+}

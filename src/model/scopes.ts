@@ -1,0 +1,402 @@
+// Per-directory scopes (<Directory>, <DirectoryMatch>, <Files>, <FilesMatch>, <Location>,
+// <LocationMatch>, <Proxy>, .htaccess) and the order Apache merges them for a request
+// (manual sections.html#merging; httpd@2.2.34 server/request.c directory, file and
+// location walks; server/core.c reorder_sorter()).
+
+import { dirname } from 'node:path';
+import type { Directive, Node, Section } from '../syntax/index.js';
+import { and, type ConditionEnv, conditionsHold } from './conditions.js';
+import type { ServerModel, Tristate } from './server.js';
+import type { ConfigFile } from './tree.js';
+import { substitute } from './vars.js';
+
+export type ScopeKind = 'directory' | 'directorymatch' | 'files' | 'filesmatch' | 'location' | 'locationmatch' | 'proxy' | 'htaccess';
+
+export interface Scope {
+  /** Reading order within its server. */
+  readonly id: number;
+  readonly kind: ScopeKind;
+  readonly section: Section | null;
+  readonly file: ConfigFile;
+  readonly vhost: Section | null;
+  /** Directory path (no trailing slash but for "/"), file name, URL, or regex source. */
+  readonly pattern: string;
+  readonly regex: RegExp | null;
+  /** fnmatch wildcards in a non-regex pattern. */
+  readonly wildcard: boolean;
+  /** Enclosing <Directory> (or .htaccess) of a nested <Files>. */
+  readonly parent: Scope | null;
+  /** Conditional sections around it, outermost first (across Include boundaries). */
+  readonly around: readonly Section[];
+  /** A ${VAR} in its argument that nothing defines. */
+  readonly unresolved: string | null;
+  /** The directives it holds. */
+  readonly children: readonly Node[];
+  /** AllowOverride set in this <Directory> (null: not set here). */
+  readonly allowOverride: Overrides | null;
+}
+
+/** AllowOverride: the directive classes .htaccess files may use. */
+export type Overrides = 'all' | 'none' | ReadonlySet<string>;
+
+const KIND: Record<string, ScopeKind> = {
+  directory: 'directory',
+  directorymatch: 'directorymatch',
+  files: 'files',
+  filesmatch: 'filesmatch',
+  location: 'location',
+  locationmatch: 'locationmatch',
+  proxy: 'proxy',
+  proxymatch: 'proxy',
+};
+
+export function parseOverrides(values: readonly string[]): Overrides {
+  const set = new Set<string>();
+  for (const v of values) {
+    const l = v.toLowerCase();
+    if (l === 'all') return 'all';
+    if (l === 'none') return 'none';
+    set.add(l.replace(/=.*$/, ''));
+  }
+  return set;
+}
+
+export function normalizePath(p: string): string {
+  let s = p.replace(/\/+/g, '/');
+  if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
+  return s;
+}
+
+/** 2.2 matched regex sections with REG_NOTEOL: `$` never matches at the end of the string. */
+function regex22(source: string): RegExp | null {
+  try {
+    return new RegExp(source.replace(/(^|[^\\])\$/g, '$1(?!)'));
+  } catch {
+    return null;
+  }
+}
+
+export interface UrlMap {
+  documentRoot: string | null;
+  /** Alias URL prefix → filesystem path, in the order Apache tries them. */
+  aliases: Array<{ url: string; path: string }>;
+  /** Some mapping we cannot follow (AliasMatch, ScriptAliasMatch, UserDir, RewriteRule…). */
+  opaque: boolean;
+}
+
+/** Everything about one server's scopes that the merge order needs. */
+export class ServerScopes {
+  readonly scopes: Scope[] = [];
+  readonly vhosts: Section[] = [];
+  readonly urlMaps = new Map<Section | null, UrlMap>();
+  readonly accessFileNames: string[] = ['.htaccess'];
+  private readonly defines: Map<string, string>;
+
+  constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>) {
+    this.defines = new Map(defines);
+    const main: UrlMap = { documentRoot: null, aliases: [], opaque: false };
+    this.urlMaps.set(null, main);
+    const open: Array<{ section: Section; scope: Scope }> = [];
+    let id = 0;
+    for (const v of server.walk()) {
+      const n = v.node;
+      // Scopes whose section we have left.
+      while (open.length > 0 && !v.sections.includes(open[open.length - 1].section)) open.pop();
+      const vhost = [...v.sections].reverse().find((s) => s.is('VirtualHost')) ?? null;
+      if (n.kind === 'section' && n.is('VirtualHost')) {
+        this.vhosts.push(n);
+        this.urlMaps.set(n, { documentRoot: null, aliases: [], opaque: false });
+        continue;
+      }
+      if (n.kind === 'directive') {
+        this.readServerDirective(n, vhost, v.sections);
+        continue;
+      }
+      if (n.kind !== 'section') continue;
+      const kind = KIND[n.key];
+      if (!kind) continue;
+      const arg = n.values[0] ?? '';
+      const tilde = arg === '~';
+      const raw = tilde ? n.values[1] ?? '' : arg;
+      const sub = substitute(raw, this.defines);
+      const isRegex = tilde || kind === 'directorymatch' || kind === 'filesmatch' || kind === 'locationmatch' || n.is('ProxyMatch');
+      const k: ScopeKind = isRegex && kind === 'directory' ? 'directorymatch' : isRegex && kind === 'files' ? 'filesmatch' : isRegex && kind === 'location' ? 'locationmatch' : kind;
+      const pattern = isRegex || k === 'files' ? sub.text : normalizePath(sub.text);
+      let regex: RegExp | null = null;
+      if (isRegex) {
+        try {
+          regex = new RegExp(pattern);
+        } catch {
+          regex = null;
+        }
+      }
+      const parent = open.length > 0 ? open[open.length - 1].scope : null;
+      const ao = n.children.find((c): c is Directive => c.kind === 'directive' && c.is('AllowOverride'));
+      const scope: Scope = {
+        id: id++,
+        kind: k,
+        section: n,
+        file: v.file,
+        vhost,
+        pattern,
+        regex,
+        wildcard: !isRegex && /[*?[]/.test(pattern),
+        parent: k === 'files' || k === 'filesmatch' ? parent : null,
+        around: v.sections,
+        unresolved: sub.unresolved[0] ?? (isRegex && regex === null ? `an expression JavaScript cannot read: ${pattern}` : null),
+        children: n.children,
+        allowOverride: ao && k === 'directory' ? parseOverrides(ao.values) : null,
+      };
+      this.scopes.push(scope);
+      open.push({ section: n, scope });
+    }
+  }
+
+  private readServerDirective(d: Directive, vhost: Section | null, around: readonly Section[]): void {
+    // Only server- and vhost-level directives shape the URL mapping.
+    if (around.some((s) => KIND[s.key] !== undefined)) return;
+    const map = this.urlMaps.get(vhost)!;
+    const val = (i: number): string => substitute(d.values[i] ?? '', this.defines).text;
+    if (d.is('Define') && d.values.length >= 1) this.defines.set(d.values[0], d.values[1] ?? '');
+    else if (d.is('DocumentRoot')) map.documentRoot = normalizePath(val(0));
+    else if ((d.is('Alias') || d.is('ScriptAlias')) && d.values.length >= 2) map.aliases.push({ url: val(0), path: normalizePath(val(1)) });
+    else if (d.is('AliasMatch') || d.is('ScriptAliasMatch') || d.is('UserDir') || d.is('RewriteRule') || d.is('ProxyPass') || d.is('ProxyPassMatch')) map.opaque = true;
+    else if (d.is('AccessFileName') && vhost === null) this.accessFileNames.splice(0, this.accessFileNames.length, ...d.values);
+  }
+
+  /** Attaches an .htaccess file (its folder's real path) as a scope of this server, with the <Files> in it. */
+  addHtaccess(file: ConfigFile): Scope {
+    const base = 1_000_000 + this.scopes.length * 1000;
+    const scope: Scope = {
+      id: base,
+      kind: 'htaccess',
+      section: null,
+      file,
+      vhost: null,
+      pattern: normalizePath(dirname(file.path)),
+      regex: null,
+      wildcard: false,
+      parent: null,
+      around: [],
+      unresolved: null,
+      children: file.doc.children,
+      allowOverride: null,
+    };
+    this.scopes.push(scope);
+    let k = 1;
+    const visit = (list: readonly Node[], around: Section[]): void => {
+      for (const n of list) {
+        if (n.kind !== 'section') continue;
+        const kind = KIND[n.key];
+        if (kind === 'files') {
+          const tilde = n.values[0] === '~';
+          const isRegex = tilde || n.is('FilesMatch');
+          const pattern = (tilde ? n.values[1] : n.values[0]) ?? '';
+          let regex: RegExp | null = null;
+          if (isRegex) {
+            try {
+              regex = new RegExp(pattern);
+            } catch {
+              regex = null;
+            }
+          }
+          this.scopes.push({
+            id: base + k++,
+            kind: isRegex ? 'filesmatch' : 'files',
+            section: n,
+            file,
+            vhost: null,
+            pattern,
+            regex,
+            wildcard: !isRegex && /[*?[]/.test(pattern),
+            parent: scope,
+            around,
+            unresolved: isRegex && regex === null ? `an expression JavaScript cannot read: ${pattern}` : null,
+            children: n.children,
+            allowOverride: null,
+          });
+        } else if (!kind) {
+          visit(n.children, [...around, n]);
+        }
+      }
+    };
+    visit(file.doc.children, []);
+    return scope;
+  }
+
+  /** The URL map of a virtual host (its own settings over the main server's). */
+  urlMap(vhost: Section | null): UrlMap {
+    const main = this.urlMaps.get(null)!;
+    if (vhost === null) return main;
+    const own = this.urlMaps.get(vhost)!;
+    return { documentRoot: own.documentRoot ?? main.documentRoot, aliases: [...own.aliases, ...main.aliases], opaque: own.opaque || main.opaque };
+  }
+}
+
+/** A request, reduced to what decides which scopes apply. */
+export interface Probe {
+  vhost: Section | null;
+  /** The URL path, or null when no URL we can see reaches the resource. */
+  uri: string | null;
+  /** The filesystem folder of the resource. */
+  dir: string;
+  /** The file name (null for a folder itself). */
+  file: string | null;
+  /** A proxied request: <Proxy> sections instead of the filesystem walk. */
+  proxy?: boolean;
+}
+
+export interface Member {
+  scope: Scope;
+  /** 'may': applies to some requests of this probe and not others (or we cannot tell). */
+  certainty: 'must' | 'may';
+  /** The .htaccess is read but holds a directive AllowOverride forbids: every request gets 500. */
+  forbidden?: string;
+}
+
+/** A stand-in name for "any name the configuration does not mention". */
+export const ANY_NAME = '\u0000any';
+
+function fnmatch(pattern: string, s: string): boolean {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        let body = pattern.slice(i + 1, close);
+        if (body[0] === '!') body = '^' + body.slice(1);
+        re += '[' + body.replace(/\\/g, '\\\\') + ']';
+        i = close;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp('^' + re + '$').test(s);
+}
+
+/** Tests a pattern against a string that may hold ANY_NAME stand-ins. */
+function testWith(test: (s: string) => boolean, s: string): Tristate {
+  if (!s.includes(ANY_NAME)) return test(s) ? 'yes' : 'no';
+  const a = test(s.split(ANY_NAME).join('h24probe'));
+  const b = test(s.split(ANY_NAME).join('zq9'));
+  return a && b ? 'yes' : !a && !b ? 'no' : 'unknown';
+}
+
+function dirLevels(dir: string): string[] {
+  if (dir === '/') return ['/'];
+  const parts = dir.split('/').filter(Boolean);
+  const out = ['/'];
+  for (let i = 1; i <= parts.length; i++) out.push('/' + parts.slice(0, i).join('/'));
+  return out;
+}
+
+function componentCount(p: string): number {
+  return p === '/' ? 1 : p.split('/').length;
+}
+
+/** Does a (non-regex) <Directory> match this folder level exactly? */
+function directoryAt(scope: Scope, level: string): Tristate {
+  if (componentCount(scope.pattern) !== componentCount(level)) return 'no';
+  if (!scope.wildcard) return scope.pattern === level ? 'yes' : 'no';
+  return testWith((s) => fnmatch(scope.pattern, s), level);
+}
+
+function locationMatches(scope: Scope, uri: string | null): Tristate {
+  if (uri === null) return scope.kind === 'location' && (scope.pattern === '/' || scope.pattern === '') ? 'yes' : 'unknown';
+  if (scope.kind === 'locationmatch') return scope.regex ? testWith((s) => scope.regex!.test(s), uri) : 'unknown';
+  if (scope.wildcard) return testWith((s) => fnmatch(scope.pattern, s) || fnmatch(scope.pattern + '/*', s), uri);
+  const p = scope.pattern;
+  // A plain <Location> is a prefix of the URL path that ends at a slash or at the end
+  // (location_walk in both 2.2 and 2.4).
+  if (!uri.startsWith(p)) return 'no';
+  return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/' ? 'yes' : 'no';
+}
+
+function filesMatches(scope: Scope, file: string | null): Tristate {
+  if (file === null) return 'no';
+  if (scope.kind === 'filesmatch') return scope.regex ? testWith((s) => scope.regex!.test(s), file) : 'unknown';
+  if (scope.wildcard) return testWith((s) => fnmatch(scope.pattern, s), file);
+  return file === scope.pattern ? 'yes' : file.includes(ANY_NAME) ? 'no' : 'no';
+}
+
+const toCertainty = (t: Tristate): Member['certainty'] | null => (t === 'yes' ? 'must' : t === 'unknown' ? 'may' : null);
+
+/**
+ * The scopes that apply to a probe, in merge order, for one server version (conditions and
+ * AllowOverride defaults differ). `htaccess` maps a folder to its .htaccess scope.
+ */
+export function mergeChain(ss: ServerScopes, probe: Probe, env: ConditionEnv, htaccess: ReadonlyMap<string, Scope>, overrideClassOf: (n: Directive | Section) => string | null, overrideDefault: 'all' | 'unset'): Member[] {
+  const out: Member[] = [];
+  const inServer = (s: Scope): boolean => s.vhost === null || s.vhost === probe.vhost;
+  const cond = (s: Scope): Tristate => (s.unresolved ? 'unknown' : conditionsHold(s.around.filter((x) => !KIND[x.key]), env));
+  const push = (s: Scope, t: Tristate): void => {
+    const c = toCertainty(and(t, cond(s)));
+    if (c) out.push({ scope: s, certainty: c });
+  };
+  const ordered = ss.scopes.filter(inServer).sort((a, b) => (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.id - b.id);
+
+  if (probe.proxy) {
+    for (const s of ordered) if (s.kind === 'proxy') push(s, s.pattern === '*' ? 'yes' : 'unknown');
+  } else {
+    // 1. <Directory> by folder level, each level's .htaccess after its sections.
+    let overrides: Overrides | 'unset' = overrideDefault;
+    let overridesCertain = true;
+    const dirs = ordered.filter((s) => s.kind === 'directory');
+    for (const level of dirLevels(probe.dir)) {
+      for (const s of dirs) {
+        const t = and(directoryAt(s, level), cond(s));
+        if (t === 'no') continue;
+        out.push({ scope: s, certainty: t === 'yes' ? 'must' : 'may' });
+        if (s.allowOverride) {
+          if (t === 'yes') overrides = s.allowOverride;
+          else overridesCertain = false;
+        }
+      }
+      const h = htaccess.get(level);
+      if (h && overrides !== 'none') {
+        const m: Member = { scope: h, certainty: overridesCertain ? 'must' : 'may' };
+        const bad = forbiddenDirective(h, overrides, overrideClassOf);
+        if (bad) m.forbidden = bad;
+        out.push(m);
+      }
+    }
+    // 2. <DirectoryMatch>, in file order (2.2: also the folders below a match).
+    for (const s of ordered) {
+      if (s.kind !== 'directorymatch') continue;
+      const re = env.version === '2.2' ? regex22(s.pattern) : s.regex;
+      push(s, re ? testWith((x) => re.test(x + '/'), probe.dir) : 'unknown');
+    }
+    // 3. <Files>: the server's own, then those nested in the folders merged above.
+    const nestedIn = new Set(out.map((m) => m.scope));
+    const files = ordered.filter((s) => (s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null);
+    const nested = ss.scopes.filter((s) => (s.kind === 'files' || s.kind === 'filesmatch') && s.parent !== null && nestedIn.has(s.parent));
+    const dirOrder = new Map(out.map((m, i) => [m.scope, i]));
+    nested.sort((a, b) => dirOrder.get(a.parent!)! - dirOrder.get(b.parent!)! || a.id - b.id);
+    for (const s of [...files, ...nested]) {
+      const parentMember = s.parent ? out.find((m) => m.scope === s.parent) : undefined;
+      const t = filesMatches(s, probe.file);
+      push(s, parentMember?.certainty === 'may' && t !== 'no' ? 'unknown' : t);
+    }
+  }
+  // 4. <Location>, in file order.
+  for (const s of ordered) if (s.kind === 'location' || s.kind === 'locationmatch') push(s, locationMatches(s, probe.uri));
+  return out;
+}
+
+/** The first directive of an .htaccess that AllowOverride forbids, or null. */
+function forbiddenDirective(h: Scope, overrides: Overrides | 'unset', classOf: (n: Directive | Section) => string | null): string | null {
+  if (overrides === 'all') return null;
+  const stack: Node[] = [...h.children];
+  while (stack.length > 0) {
+    const n = stack.shift()!;
+    if (n.kind === 'section') stack.unshift(...n.children);
+    if (n.kind !== 'directive' && n.kind !== 'section') continue;
+    const cls = classOf(n);
+    if (cls === null) continue;
+    if (overrides === 'unset' || overrides === 'none' || !overrides.has(cls)) return `${n.name} (line ${n.line}) needs AllowOverride ${cls}`;
+  }
+  return null;
+}
