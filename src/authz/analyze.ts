@@ -8,7 +8,7 @@ import { type ConditionEnv, viewModules } from '../model/conditions.js';
 import { fnmatchExample, regexExample } from '../model/examples.js';
 import { moduleId } from '../model/modules.js';
 import { overrideClass } from '../model/overrides.js';
-import { ANY_NAME, type Member, mergeChain, normalizePath, type Overrides, type Probe, type Scope, ServerScopes } from '../model/scopes.js';
+import { ANY_NAME, fileMembers, locationMembers, type Member, normalizePath, type Overrides, type Probe, type Scope, ServerScopes } from '../model/scopes.js';
 import { model, type ServerModel, type Tristate } from '../model/server.js';
 import type { ConfigFile, ConfigTree } from '../model/tree.js';
 import { directive, type Directive, type Node, type Section, walk } from '../syntax/index.js';
@@ -80,9 +80,9 @@ const classOf = (n: Directive | Section): string | null => overrideClass(n.name)
 
 const AUTHZ_CORE_IDS = new Set(['authz_core_module', 'access_compat_module', 'authn_core_module']);
 
-/** Sections (or .htaccess files) that already carry both versions: <IfModule [!]mod_authz_core.c>. */
+/** Sections (or .htaccess files) already written for both versions: <IfModule [!]mod_authz_core.c> or <IfVersion>. */
 function isDualManaged(scope: Scope): boolean {
-  const isDual = (s: Section): boolean => s.is('IfModule') && AUTHZ_CORE_IDS.has(moduleId((s.values[0] ?? '').replace(/^!/, '')));
+  const isDual = (s: Section): boolean => s.is('IfVersion') || (s.is('IfModule') && AUTHZ_CORE_IDS.has(moduleId((s.values[0] ?? '').replace(/^!/, ''))));
   if (scope.around.some((s) => s.kind === 'section' && isDual(s))) return true;
   const stack: Node[] = [...scope.children];
   while (stack.length > 0) {
@@ -128,8 +128,9 @@ function analyzeTree(tree: ConfigTree): AccessAnalysis {
   const defined = (name: string): 'yes' | 'unknown' => (tree.defines.has(name) ? 'yes' : 'unknown');
 
   const makeUnit = (server: ServerModel, standalone: Unit['standalone']): Unit => {
-    const ss = new ServerScopes(server, tree.defines);
-    const known = server.loadModules.length > 0;
+    const ss = new ServerScopes(server, tree.defines, tree.serverRoots.get(server.main) ?? null);
+    // A LoadModule list without any authz module is a fragment's, not the server's.
+    const known = server.loadModules.some((l) => l.id.startsWith('authz_') || l.id.startsWith('authn_'));
     return {
       label: server.main.display,
       main: server.main,
@@ -216,12 +217,46 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const accessScopes = scopes.filter((s) => access22(st22.get(s)!) || st22.get(s)!.authType !== null || hasNative24(st24.get(s)!));
   if (accessScopes.length === 0) return;
 
-  // 1. Every request class we can tell apart, as merge chains for both versions.
+  // 1. Every request class we can tell apart, as merge chains for both versions. A chain's
+  // filesystem part depends on the folder and file, its <Location> part on the URL: each is
+  // computed once, and scopes that say nothing about access are left out before chains are
+  // compared, so requests that differ only in them collapse into one.
+  const relevant = (s: Scope): boolean => {
+    const a = st22.get(s)!;
+    const b = st24.get(s)!;
+    return access22(a) || a.authType !== null || a.structs.size > 0 || b.authz !== null || b.authMerging !== null || s.kind === 'htaccess';
+  };
+  type Part = { m22: Member[]; m24: Member[]; key: string };
+  const keyOf = (ms: Member[]): string => ms.map((x) => `${x.scope.id}${x.certainty === 'may' ? '?' : ''}${x.forbidden ? '!' : ''}`).join(',');
+  const part = (m22: Member[], m24: Member[]): Part => {
+    const a = m22.filter((x) => relevant(x.scope));
+    const b = m24.filter((x) => relevant(x.scope));
+    return { m22: a, m24: b, key: keyOf(a) + '/' + keyOf(b) };
+  };
+  const fileParts = new Map<string, Part>();
+  const locParts = new Map<string, Part>();
+  const combos = new Map<string, { f: Part; l: Part }>();
+  for (const probe of probes(u)) {
+    const vk = probe.vhost ? String(u.ss.vhosts.indexOf(probe.vhost)) : 'main';
+    const fk = `${vk}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
+    let f = fileParts.get(fk);
+    if (!f) {
+      f = part(fileMembers(u.ss, probe, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, probe, u.env24, u.htMap, classOf, 'all'));
+      fileParts.set(fk, f);
+    }
+    const lk = `${vk}|${probe.uri}`;
+    let l = locParts.get(lk);
+    if (!l) {
+      l = part(locationMembers(u.ss, probe, u.env22), locationMembers(u.ss, probe, u.env24));
+      locParts.set(lk, l);
+    }
+    combos.set(f.key + '#' + l.key, { f, l });
+  }
   const alts = new Map<string, Alt>();
   const ambiguousProbe = new Set<Scope>();
-  for (const probe of probes(u)) {
-    const m22 = mergeChain(u.ss, probe, u.env22, u.htMap, classOf, 'all');
-    const m24 = mergeChain(u.ss, probe, u.env24, u.htMap, classOf, 'all');
+  for (const { f, l } of combos.values()) {
+    const m22 = [...f.m22, ...l.m22];
+    const m24 = [...f.m24, ...l.m24];
     const may = [...new Set([...m22, ...m24].filter((x) => x.certainty === 'may').map((x) => x.scope))];
     if (may.length > 7) {
       for (const x of [...m22, ...m24]) ambiguousProbe.add(x.scope);
@@ -535,7 +570,16 @@ function* probes(u: Unit): Generator<Probe> {
     const pair = (uri: string | null, dir: string): void => {
       pairs.set(`${uri}\u0001${dir}`, { uri, dir: normalizePath(dir) });
     };
-    for (const d of dirs) pair(toUri(map, d), d);
+    // A folder no URL we know reaches: with no mapping known (a fragment) or mappings we
+    // cannot follow, any <Location> may reach it; otherwise only <Location /> does.
+    const locationUris = mine.filter((s) => s.kind === 'location').map((s) => (s.wildcard ? fnmatchExample(s.pattern) : s.pattern));
+    const unknownMap = map.opaque || (map.documentRoot === null && map.aliases.length === 0);
+    for (const d of dirs) {
+      const uri = toUri(map, d);
+      if (uri !== null) pair(uri, d);
+      else if (unknownMap) for (const u of [...locationUris, '/' + ANY_NAME]) pair(u, d);
+      else pair('/' + ANY_NAME, d);
+    }
     for (const s of mine) {
       if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
       const uris = s.kind === 'location' ? [s.wildcard ? fnmatchExample(s.pattern) : s.pattern] : s.regex ? [regexExample(s.regex)].filter((x): x is string => x !== null) : [];

@@ -92,7 +92,8 @@ export class ServerScopes {
   readonly accessFileNames: string[] = ['.htaccess'];
   private readonly defines: Map<string, string>;
 
-  constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>) {
+  /** `root`: the ServerRoot relative paths resolve against (null: unknown, kept under "/"). */
+  constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>, private readonly root: string | null = null) {
     this.defines = new Map(defines);
     const main: UrlMap = { documentRoot: null, aliases: [], opaque: false };
     this.urlMaps.set(null, main);
@@ -121,7 +122,7 @@ export class ServerScopes {
       const sub = substitute(raw, this.defines);
       const isRegex = tilde || kind === 'directorymatch' || kind === 'filesmatch' || kind === 'locationmatch' || n.is('ProxyMatch');
       const k: ScopeKind = isRegex && kind === 'directory' ? 'directorymatch' : isRegex && kind === 'files' ? 'filesmatch' : isRegex && kind === 'location' ? 'locationmatch' : kind;
-      const pattern = isRegex || k === 'files' ? sub.text : normalizePath(sub.text);
+      const pattern = isRegex || k === 'files' ? sub.text : k === 'directory' ? this.absolute(sub.text) : normalizePath(sub.text);
       let regex: RegExp | null = null;
       if (isRegex) {
         try {
@@ -158,10 +159,16 @@ export class ServerScopes {
     const map = this.urlMaps.get(vhost)!;
     const val = (i: number): string => substitute(d.values[i] ?? '', this.defines).text;
     if (d.is('Define') && d.values.length >= 1) this.defines.set(d.values[0], d.values[1] ?? '');
-    else if (d.is('DocumentRoot')) map.documentRoot = normalizePath(val(0));
-    else if ((d.is('Alias') || d.is('ScriptAlias')) && d.values.length >= 2) map.aliases.push({ url: val(0), path: normalizePath(val(1)) });
+    else if (d.is('DocumentRoot')) map.documentRoot = this.absolute(val(0));
+    else if ((d.is('Alias') || d.is('ScriptAlias')) && d.values.length >= 2) map.aliases.push({ url: val(0), path: this.absolute(val(1)) });
     else if (d.is('AliasMatch') || d.is('ScriptAliasMatch') || d.is('UserDir') || d.is('RewriteRule') || d.is('ProxyPass') || d.is('ProxyPassMatch')) map.opaque = true;
     else if (d.is('AccessFileName') && vhost === null) this.accessFileNames.splice(0, this.accessFileNames.length, ...d.values);
+  }
+
+  /** A filesystem path as Apache resolves it: relative to ServerRoot (a template placeholder stays one name). */
+  private absolute(p: string): string {
+    if (p.startsWith('/')) return normalizePath(p);
+    return normalizePath((this.root ?? '') + '/' + p);
   }
 
   /** Attaches an .htaccess file (its folder's real path) as a scope of this server, with the <Files> in it. */
@@ -183,6 +190,8 @@ export class ServerScopes {
       allowOverride: null,
     };
     this.scopes.push(scope);
+    this.orderedCache.clear();
+    this.depthCache.clear();
     let k = 1;
     const visit = (list: readonly Node[], around: Section[]): void => {
       for (const n of list) {
@@ -222,6 +231,36 @@ export class ServerScopes {
     };
     visit(file.doc.children, []);
     return scope;
+  }
+
+  private readonly orderedCache = new Map<Section | null, Scope[]>();
+
+  /** The scopes that apply to a virtual host (or the main server), main server's first, each in reading order. */
+  ordered(vhost: Section | null): Scope[] {
+    let o = this.orderedCache.get(vhost);
+    if (!o) {
+      o = this.scopes.filter((s) => s.vhost === null || s.vhost === vhost).sort((a, b) => (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.id - b.id);
+      this.orderedCache.set(vhost, o);
+    }
+    return o;
+  }
+
+  private readonly depthCache = new Map<Section | null, Map<number, Scope[]>>();
+
+  /** The <Directory> scopes of a virtual host grouped by path depth, each group in merge order. */
+  directoriesByDepth(vhost: Section | null): Map<number, Scope[]> {
+    let m = this.depthCache.get(vhost);
+    if (!m) {
+      m = new Map();
+      for (const s of this.ordered(vhost)) {
+        if (s.kind !== 'directory') continue;
+        const d = componentCount(s.pattern);
+        if (!m.has(d)) m.set(d, []);
+        m.get(d)!.push(s);
+      }
+      this.depthCache.set(vhost, m);
+    }
+    return m;
   }
 
   /** The URL map of a virtual host (its own settings over the main server's). */
@@ -297,9 +336,8 @@ function componentCount(p: string): number {
   return p === '/' ? 1 : p.split('/').length;
 }
 
-/** Does a (non-regex) <Directory> match this folder level exactly? */
+/** Does a (non-regex) <Directory> of the level's depth match this folder level exactly? */
 function directoryAt(scope: Scope, level: string): Tristate {
-  if (componentCount(scope.pattern) !== componentCount(level)) return 'no';
   if (!scope.wildcard) return scope.pattern === level ? 'yes' : 'no';
   return testWith((s) => fnmatch(scope.pattern, s), level);
 }
@@ -329,14 +367,46 @@ const toCertainty = (t: Tristate): Member['certainty'] | null => (t === 'yes' ? 
  * AllowOverride defaults differ). `htaccess` maps a folder to its .htaccess scope.
  */
 export function mergeChain(ss: ServerScopes, probe: Probe, env: ConditionEnv, htaccess: ReadonlyMap<string, Scope>, overrideClassOf: (n: Directive | Section) => string | null, overrideDefault: 'all' | 'unset'): Member[] {
+  return [...fileMembers(ss, probe, env, htaccess, overrideClassOf, overrideDefault), ...locationMembers(ss, probe, env)];
+}
+
+const conditionCache = new WeakMap<ConditionEnv, Map<Scope, Tristate>>();
+
+/** Do the conditional sections around a scope hold (cached: scopes are tested for every request)? */
+function scopeCondition(s: Scope, env: ConditionEnv): Tristate {
+  let m = conditionCache.get(env);
+  if (!m) {
+    m = new Map();
+    conditionCache.set(env, m);
+  }
+  let t = m.get(s);
+  if (t === undefined) {
+    t = s.unresolved ? 'unknown' : conditionsHold(s.around.filter((x) => !KIND[x.key]), env);
+    m.set(s, t);
+  }
+  return t;
+}
+
+/** The <Location> part of a request's merge chain: it depends on the URL only. */
+export function locationMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv): Member[] {
   const out: Member[] = [];
-  const inServer = (s: Scope): boolean => s.vhost === null || s.vhost === probe.vhost;
-  const cond = (s: Scope): Tristate => (s.unresolved ? 'unknown' : conditionsHold(s.around.filter((x) => !KIND[x.key]), env));
+  for (const s of ss.ordered(probe.vhost)) {
+    if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
+    const c = toCertainty(and(locationMatches(s, probe.uri), scopeCondition(s, env)));
+    if (c) out.push({ scope: s, certainty: c });
+  }
+  return out;
+}
+
+/** The filesystem part of a request's merge chain (<Directory>, .htaccess, <DirectoryMatch>, <Files>, or <Proxy>). */
+export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, htaccess: ReadonlyMap<string, Scope>, overrideClassOf: (n: Directive | Section) => string | null, overrideDefault: 'all' | 'unset'): Member[] {
+  const out: Member[] = [];
+  const cond = (s: Scope): Tristate => scopeCondition(s, env);
   const push = (s: Scope, t: Tristate): void => {
     const c = toCertainty(and(t, cond(s)));
     if (c) out.push({ scope: s, certainty: c });
   };
-  const ordered = ss.scopes.filter(inServer).sort((a, b) => (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.id - b.id);
+  const ordered = ss.ordered(probe.vhost);
 
   if (probe.proxy) {
     for (const s of ordered) if (s.kind === 'proxy') push(s, s.pattern === '*' ? 'yes' : 'unknown');
@@ -344,9 +414,9 @@ export function mergeChain(ss: ServerScopes, probe: Probe, env: ConditionEnv, ht
     // 1. <Directory> by folder level, each level's .htaccess after its sections.
     let overrides: Overrides | 'unset' = overrideDefault;
     let overridesCertain = true;
-    const dirs = ordered.filter((s) => s.kind === 'directory');
+    const byDepth = ss.directoriesByDepth(probe.vhost);
     for (const level of dirLevels(probe.dir)) {
-      for (const s of dirs) {
+      for (const s of byDepth.get(componentCount(level)) ?? []) {
         const t = and(directoryAt(s, level), cond(s));
         if (t === 'no') continue;
         out.push({ scope: s, certainty: t === 'yes' ? 'must' : 'may' });
@@ -381,8 +451,6 @@ export function mergeChain(ss: ServerScopes, probe: Probe, env: ConditionEnv, ht
       push(s, parentMember?.certainty === 'may' && t !== 'no' ? 'unknown' : t);
     }
   }
-  // 4. <Location>, in file order.
-  for (const s of ordered) if (s.kind === 'location' || s.kind === 'locationmatch') push(s, locationMatches(s, probe.uri));
   return out;
 }
 
