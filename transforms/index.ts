@@ -1,9 +1,18 @@
 // Every transform, in the order they run. Access control first (other transforms look at
 // what it left), modules last (it loads what the converted configuration needs).
+import { addOutputFilterByType } from './add-output-filter-by-type.js';
+import { authnAlias } from './authn-alias.js';
+import { modules } from './modules.js';
 import { mpmRenames } from './mpm-renames.js';
 import type { Transform } from './types.js';
 
-export const transforms: readonly Transform[] = [mpmRenames];
+export const transforms: readonly Transform[] = [
+  authnAlias,
+  mpmRenames,
+  addOutputFilterByType,
+  // Last: loads what the converted configuration needs.
+  modules,
+];
 
 export function transformById(id: string): Transform | undefined {
   return transforms.find((t) => t.id === id);
