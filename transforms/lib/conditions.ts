@@ -19,9 +19,11 @@ export interface ModuleState {
 /** 'yes' | 'no' | 'unknown' for one <IfModule> argument. */
 export function ifModuleHolds(arg: string, state: ModuleState): 'yes' | 'no' | 'unknown' {
   const negated = arg.startsWith('!');
-  const id = moduleId(negated ? arg.slice(1) : arg);
+  const name = negated ? arg.slice(1) : arg;
+  const id = moduleId(name);
   let present: boolean | null;
-  if (state.loaded.has(id)) present = true;
+  // <IfModule> compares names case-sensitively (checked on 2.4): MOD_SSL.C never holds.
+  if (state.loaded.has(id)) present = name === name.toLowerCase();
   else if (!state.known || MAYBE_BUILTIN_24.has(id)) present = null;
   else present = false;
   if (present === null) return 'unknown';
