@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runOnText } from '../../src/engine/memory.js';
 import { transforms } from '../../transforms/index.js';
-import { fixtureCases } from '../fixtures.test.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 
 const MODULES_DIR = '/usr/lib/apache2/modules';
 
@@ -35,6 +35,11 @@ const BY_TRANSFORM: Record<string, Wrapper> = {
   modules: { load: [], whole: true },
   'authn-alias': { load: ['mpm_prefork'], whole: true },
   'add-output-filter-by-type': { load: [], whole: true },
+  'ssl-protocol': { load: ['ssl', 'socache_shmcb'] },
+  'ssl-session-cache': { load: ['ssl', 'socache_shmcb', 'socache_dbm'] },
+  'ssl-crl-check': { load: ['ssl', 'socache_shmcb'] },
+  'ssl-proxy-peer-checks': { load: ['ssl', 'socache_shmcb', 'proxy', 'proxy_http'] },
+  'ssl-dn-format': { load: ['ssl', 'socache_shmcb', 'headers', ...CORE] },
 };
 const BY_CASE: Record<string, Wrapper> = {
   'modules/fragment-no-loadmodule': { load: ['mpm_prefork', ...CORE, 'ssl', 'socache_shmcb'] },
