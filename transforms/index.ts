@@ -1,5 +1,16 @@
 // Every transform, in the order they run. Access control first (other transforms look at
 // what it left), modules last (it loads what the converted configuration needs).
+import { autoindexXhtml } from './autoindex-xhtml.js';
+import { cacheEnable } from './cache-enable.js';
+import { cacheSessionIdentifiers } from './cache-session-identifiers.js';
+import { davLockdb } from './dav-lockdb.js';
+import { deflateNoGrow } from './deflate-no-grow.js';
+import { htpasswdMd5 } from './htpasswd-md5.js';
+import { ldapTrustedClientCert } from './ldap-trusted-client-cert.js';
+import { proxyScgiPathinfo } from './proxy-scgi-pathinfo.js';
+import { reqtimeoutDefaults } from './reqtimeout-defaults.js';
+import { ssiLegacyExpr } from './ssi-legacy-expr.js';
+import { substituteLineLimit } from './substitute-line-limit.js';
 import { addOutputFilterByType } from './add-output-filter-by-type.js';
 import { authnAlias } from './authn-alias.js';
 import { modules } from './modules.js';
@@ -20,6 +31,18 @@ export const transforms: readonly Transform[] = [
   sslCrlCheck,
   sslProxyPeerChecks,
   sslDnFormat,
+  // Modules with changed behaviour.
+  cacheSessionIdentifiers,
+  cacheEnable,
+  ldapTrustedClientCert,
+  davLockdb,
+  ssiLegacyExpr,
+  proxyScgiPathinfo,
+  substituteLineLimit,
+  reqtimeoutDefaults,
+  deflateNoGrow,
+  autoindexXhtml,
+  htpasswdMd5,
   // Last: loads what the converted configuration needs.
   modules,
 ];

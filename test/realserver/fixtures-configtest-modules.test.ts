@@ -40,11 +40,24 @@ const BY_TRANSFORM: Record<string, Wrapper> = {
   'ssl-crl-check': { load: ['ssl', 'socache_shmcb'] },
   'ssl-proxy-peer-checks': { load: ['ssl', 'socache_shmcb', 'proxy', 'proxy_http'] },
   'ssl-dn-format': { load: ['ssl', 'socache_shmcb', 'headers', ...CORE] },
+  'cache-session-identifiers': { load: ['cache'] },
+  'cache-enable': { load: ['cache', 'cache_disk', 'proxy'] },
+  // Advice only: the output is the input, which 2.4 refuses, as the finding says.
+  'ldap-trusted-client-cert': { load: ['ldap'], fails: /LDAPTrustedClientCert not allowed (here|in <VirtualHost> context)/ },
+  'dav-lockdb': { load: ['dav', 'dav_fs'] },
+  'ssi-legacy-expr': { load: ['include', 'mime'] },
+  'proxy-scgi-pathinfo': { load: ['proxy', 'proxy_scgi', 'proxy_http'] },
+  'substitute-line-limit': { load: ['substitute', 'filter'] },
+  'reqtimeout-defaults': { load: [], whole: true },
+  'deflate-no-grow': { load: ['deflate', 'filter', 'mime'] },
+  'autoindex-xhtml': { load: ['autoindex'] },
+  'htpasswd-md5': { load: [...CORE, 'auth_basic', 'authn_file', 'authz_user'] },
 };
 const BY_CASE: Record<string, Wrapper> = {
   'modules/fragment-no-loadmodule': { load: ['mpm_prefork', ...CORE, 'ssl', 'socache_shmcb'] },
   'modules/provider-missing': { load: [], whole: true, fails: /Unknown Authz provider: group/ },
   'add-output-filter-by-type/htaccess-fragment': { load: ['mpm_prefork', 'filter', 'deflate'], directory: true },
+  'htpasswd-md5/htaccess-crlf': { load: ['mpm_prefork', ...CORE, 'auth_basic', 'authn_file', 'authz_user'], directory: true },
 };
 
 const httpd = findHttpd();
