@@ -13,6 +13,7 @@ import { ssiLegacyExpr } from './ssi-legacy-expr.js';
 import { substituteLineLimit } from './substitute-line-limit.js';
 import { addOutputFilterByType } from './add-output-filter-by-type.js';
 import { authnAlias } from './authn-alias.js';
+import { changedDefaults } from './changed-defaults.js';
 import { modules } from './modules.js';
 import { mpmRenames } from './mpm-renames.js';
 import { sslCrlCheck } from './ssl-crl-check.js';
@@ -43,6 +44,7 @@ export const transforms: readonly Transform[] = [
   deflateNoGrow,
   autoindexXhtml,
   htpasswdMd5,
+  changedDefaults,
   // Last: loads what the converted configuration needs.
   modules,
 ];

@@ -52,6 +52,7 @@ const BY_TRANSFORM: Record<string, Wrapper> = {
   'deflate-no-grow': { load: ['deflate', 'filter', 'mime'] },
   'autoindex-xhtml': { load: ['autoindex'] },
   'htpasswd-md5': { load: [...CORE, 'auth_basic', 'authn_file', 'authz_user'] },
+  'changed-defaults': { load: ['ssl', 'socache_shmcb', 'dir'] },
 };
 const BY_CASE: Record<string, Wrapper> = {
   'modules/fragment-no-loadmodule': { load: ['mpm_prefork', ...CORE, 'ssl', 'socache_shmcb'] },
