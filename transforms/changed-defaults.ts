@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { model, type Visit } from '../src/model/server.js';
 import { blank, comment, directive, directives, type Node, type Section, section } from '../src/syntax/index.js';
 import { coveringDirectories, serversOfHtaccess } from './lib/directories.js';
-import { settingsFor, vhostOf } from './lib/scope.js';
+import { isServerMainConfig, settingsFor, vhostOf } from './lib/scope.js';
 import type { Transform, TransformContext } from './types.js';
 
 // Defaults that changed between 2.2 and 2.4 (semantics.md §7.6, checked in the sources:
@@ -34,7 +34,7 @@ export const changedDefaults: Transform = {
   kind: 'advice',
   docs: 'https://httpd.apache.org/docs/2.4/upgrading.html#run-time',
   run(ctx) {
-    if (ctx.file.role === 'main') serverDefaults(ctx);
+    if (isServerMainConfig(ctx.file)) serverDefaults(ctx);
     if (ctx.file.role === 'htaccess') htaccessOverride(ctx);
     sslProtocolDefault(ctx);
   },
@@ -54,7 +54,7 @@ function serverDefaults(ctx: TransformContext): void {
   const pins: Node[] = [];
   // Files this server includes that were not read here may set what looks unset.
   const unread = visits.filter((v) => v.node.kind === 'directive' && (v.node.is('Include') || v.node.is('IncludeOptional')) && (ctx.tree.includes.get(v.node)?.targets.length ?? 0) === 0).length;
-  const caveat = unread > 0 ? ` (unless one of the ${unread} included file sets not read here sets it)` : '';
+  const caveat = unread > 0 ? ` (unless a file that one of its ${unread} unread Include lines names sets it)` : '';
   for (const def of SERVER_DEFAULTS) {
     const set = visits.some((v) => v.node.kind === 'directive' && v.node.is(def.name)
       && (atServerLevel(v) || (def.perDir === true && v.sections.length > 0 && isRootDirectory(v.sections[v.sections.length - 1]) && atServerLevel({ ...v, sections: v.sections.slice(0, -1) }))));

@@ -56,6 +56,7 @@ const BY_TRANSFORM: Record<string, Wrapper> = {
 };
 const BY_CASE: Record<string, Wrapper> = {
   'modules/fragment-no-loadmodule': { load: ['mpm_prefork', ...CORE, 'ssl', 'socache_shmcb'] },
+  'modules/conf-d-fragment': { load: ['mpm_prefork'], whole: true },
   'modules/provider-missing': { load: [], whole: true, fails: /Unknown Authz provider: group/ },
   'add-output-filter-by-type/htaccess-fragment': { load: ['mpm_prefork', 'filter', 'deflate'], directory: true },
   'htpasswd-md5/htaccess-crlf': { load: ['mpm_prefork', ...CORE, 'auth_basic', 'authn_file', 'authz_user'], directory: true },

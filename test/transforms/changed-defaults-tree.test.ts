@@ -13,7 +13,7 @@ function run(files: Record<string, string>, preserveDefaults = false) {
   return plan(['.'], { cwd: root, mode: 'replace', preserveDefaults, transforms: [changedDefaults] });
 }
 
-const SERVER = 'Timeout 60\nOptions FollowSymLinks\nEnableSendfile Off\nFileETag MTime Size\nLimitRequestBody 0\n';
+const SERVER = 'DocumentRoot /srv/www\nTimeout 60\nOptions FollowSymLinks\nEnableSendfile Off\nFileETag MTime Size\nLimitRequestBody 0\n';
 
 test('an .htaccess under a <Directory> without AllowOverride is reported; one with it is not', () => {
   const p = run({
@@ -22,7 +22,7 @@ test('an .htaccess under a <Directory> without AllowOverride is reported; one wi
     'srv/www/open/.htaccess': 'AuthType Basic\n',
   });
   const about = (f: string) => p.findings.filter((x) => x.transform === 'changed-defaults' && x.file === f).map((x) => x.message);
-  expect(about('srv/www/.htaccess')).toEqual([expect.stringMatching(/^no AllowOverride applies to this folder \(nearest: <Directory \/srv\/www> at httpd.conf:12\): 2.2 read this file with AllowOverride All/)]);
+  expect(about('srv/www/.htaccess')).toEqual([expect.stringMatching(/^no AllowOverride applies to this folder \(nearest: <Directory \/srv\/www> at httpd.conf:13\): 2.2 read this file with AllowOverride All/)]);
   expect(about('srv/www/open/.htaccess')).toEqual([]);
   // The server as a whole relies on the default too.
   expect(about('httpd.conf')).toEqual([expect.stringMatching(/^no AllowOverride in <Directory \/>/)]);

@@ -20,6 +20,7 @@ import { ancestors, blank, comment, type Directive, directive, type Node, type S
 import type { TransformContext } from '../types.js';
 import { type ModuleState, readBy24 } from './conditions.js';
 import { serversOfHtaccess } from './directories.js';
+import { isServerMainConfig } from './scope.js';
 
 /** 2.2 modules that 2.4 does not have: LoadModule of them stops start-up. */
 export const REMOVED_IN_24: Readonly<Record<string, string>> = {
@@ -146,8 +147,8 @@ export interface ModulePlan {
   loaded: Set<string>;
   needs: Need[];
   /** Modules to add, with what needs them, in the order they are added. */
-  add: Array<{ module: string; needs: Need[]; mpm?: string }>;
-  /** Provider modules that are missing but must not be added (reported). */
+  add: Array<{ module: string; needs: Need[]; mpm?: string; always?: string }>;
+  /** Provider modules that are missing but must not be added (reported; only for a server's own main config). */
   missing: Need[];
   /** Add after this top-level node of this file. */
   anchor: { file: ConfigFile; node: Node } | null;
@@ -209,7 +210,7 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
   for (const n of needs) {
     if (loaded.has(n.module)) continue;
     if (!n.add) {
-      if (!missing.some((m) => m.module === n.module && m.node === n.node)) missing.push(n);
+      if (isServerMainConfig(main) && !missing.some((m) => m.module === n.module && m.node === n.node)) missing.push(n);
       continue;
     }
     const entry = add.find((a) => a.module === n.module);
@@ -217,7 +218,13 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
     else add.push({ module: n.module, needs: [n] });
   }
 
-  if (known && !only && ![...loaded].some((m) => MPM_IDS.includes(m) || m.startsWith('mpm_'))) {
+  // 2.4 without mod_authz_core answers every request 500 ("AH00025: configuration error:
+  // couldn't check user"), even with no access control configured (checked on 2.4.71).
+  if (known && isServerMainConfig(main) && (!only || only.has('authz_core_module')) && !loaded.has('authz_core_module') && !add.some((a) => a.module === 'authz_core_module')) {
+    add.push({ module: 'authz_core_module', needs: [], always: 'without it 2.4 answers every request with 500 ("couldn\'t check user"); 2.2 had this in core' });
+  }
+
+  if (known && !only && isServerMainConfig(main) && ![...loaded].some((m) => MPM_IDS.includes(m) || m.startsWith('mpm_'))) {
     const mpm = chooseMpm(visits, loaded);
     add.unshift({ module: mpm.module, needs: [], mpm: mpm.why });
   }
@@ -325,6 +332,8 @@ export function applyPlan(ctx: TransformContext, plan: ModulePlan): string[] {
     const more = e.needs.length > 1 ? ` and ${e.needs.length - 1} more` : '';
     const message = e.mpm
       ? `LoadModule ${e.module} added: 2.4 loads its MPM as a module and 2.2 compiled it in; chose it because ${e.mpm} — confirm with the 2.2 server's \`httpd -l\``
+      : e.always
+      ? `LoadModule ${e.module} added (inside <IfModule !${e.module}>): ${e.always}`
       : `LoadModule ${e.module} added (inside <IfModule !${e.module}>): ${who.what} at ${who.file === ctx.file ? `line ${who.node.line}` : where(who.file, who.node)}${more} needs it in 2.4`;
     ctx.report({ line, severity: e.mpm ? 'manual' : 'change', message });
   });

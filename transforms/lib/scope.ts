@@ -2,6 +2,7 @@
 // the main server. mod_ssl's server settings merge vhost over main server field by field.
 
 import { model, virtualHostOf } from '../../src/model/server.js';
+import type { ConfigFile } from '../../src/model/tree.js';
 import type { Directive, Node, Section } from '../../src/syntax/index.js';
 import type { TransformContext } from '../types.js';
 
@@ -42,4 +43,19 @@ function* walkDoc(ctx: TransformContext): Generator<Node> {
       if (n.kind === 'section') stack.push(n.children);
     }
   }
+}
+
+/**
+ * A server's own main config: a file that sets up the main server (ServerRoot, User,
+ * Group, DocumentRoot, ErrorLog or PidFile outside any section; the file name proves
+ * nothing: Nagios and Koji ship conf.d fragments called httpd.conf),
+ * as opposed to a fragment the engine treats as a main because it has LoadModule or
+ * Listen lines (conf.d/ssl.conf): server-wide conclusions (which MPM, which defaults the
+ * server relies on) are only drawn from the former.
+ */
+const MAIN_SERVER = new Set(['serverroot', 'user', 'group', 'documentroot', 'errorlog', 'pidfile']);
+
+export function isServerMainConfig(file: ConfigFile): boolean {
+  if (file.role !== 'main') return false;
+  return file.doc.children.some((n) => n.kind === 'directive' && MAIN_SERVER.has(n.key));
 }
