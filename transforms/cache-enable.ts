@@ -1,4 +1,5 @@
-import { directives, quoteArg } from '../src/syntax/index.js';
+import { ancestors, directives, quoteArg } from '../src/syntax/index.js';
+import { readBy24 } from './lib/conditions.js';
 import { settingsFor, vhostOf } from './lib/scope.js';
 import type { Transform } from './types.js';
 
@@ -13,6 +14,8 @@ export const cacheEnable: Transform = {
   run(ctx) {
     for (const d of directives(ctx.doc)) {
       if (!d.is('CacheEnable') || d.args.length === 0) continue;
+      // Inside <IfModule mod_mem_cache.c> (Debian's mem_cache.conf): 2.4 never reads it.
+      if (!readBy24(ancestors(d).reverse(), { loaded: new Set(), known: false })) continue;
       const vh = vhostOf(ctx, d);
       if (d.values[0].toLowerCase() === 'mem' && ctx.enabled(d)) {
         d.setArgs([quoteArg('disk', d.args[0].quote), ...d.args.slice(1)]);
