@@ -39,7 +39,7 @@ const BY_TRANSFORM: Record<string, Wrapper> = {
   'ssl-session-cache': { load: ['ssl', 'socache_shmcb', 'socache_dbm'] },
   'ssl-crl-check': { load: ['ssl', 'socache_shmcb'] },
   'ssl-proxy-peer-checks': { load: ['ssl', 'socache_shmcb', 'proxy', 'proxy_http'] },
-  'ssl-dn-format': { load: ['ssl', 'socache_shmcb', 'headers', ...CORE] },
+  'ssl-dn-format': { load: ['ssl', 'socache_shmcb', 'headers', 'rewrite', ...CORE] },
   'cache-session-identifiers': { load: ['cache'] },
   'cache-enable': { load: ['cache', 'cache_disk', 'proxy'] },
   // Advice only: the output is the input, which 2.4 refuses, as the finding says.
