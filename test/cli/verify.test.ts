@@ -88,7 +88,8 @@ describeWithHttpd('--verify with a real httpd 2.4', (httpd) => {
     process.env.TMPDIR = tmp;
     let r;
     try {
-      r = await runCli(['--verify', '.'], root);
+      // Without the modules transform nothing adds an MPM: --verify's own handling is seen.
+      r = await runCli(['--verify', '--skip', 'modules', '.'], root);
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
