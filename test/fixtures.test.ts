@@ -1,44 +1,10 @@
 // jscodeshift-style fixtures: __testfixtures__/<transform>/<case>.input.conf must become
 // <case>.output.conf byte for byte, with the findings in <case>.findings.json when present.
 // Every output must also parse cleanly and stay unchanged when converted again.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { runOnText } from '../src/engine/memory.js';
-import { decodeBytes, parse } from '../src/syntax/index.js';
+import { parse } from '../src/syntax/index.js';
 import { transforms } from '../transforms/index.js';
-
-const ROOT = join(__dirname, '..', '__testfixtures__');
-
-export interface FixtureCase {
-  transform: string;
-  name: string;
-  input: string;
-  output: string;
-  findings?: Array<{ line: number; severity: string; message: string; transform?: string }>;
-  options?: { mode?: 'replace' | 'dual'; preserveDefaults?: boolean };
-}
-
-export function fixtureCases(): FixtureCase[] {
-  const out: FixtureCase[] = [];
-  for (const id of readdirSync(ROOT).sort()) {
-    const dir = join(ROOT, id);
-    for (const f of readdirSync(dir).sort()) {
-      const m = /^(.*)\.input\.conf$/.exec(f);
-      if (!m) continue;
-      const base = join(dir, m[1]);
-      const read = (p: string): string => decodeBytes(readFileSync(p));
-      out.push({
-        transform: id,
-        name: m[1],
-        input: read(base + '.input.conf'),
-        output: read(base + '.output.conf'),
-        findings: existsSync(base + '.findings.json') ? JSON.parse(readFileSync(base + '.findings.json', 'utf8')) : undefined,
-        options: existsSync(base + '.options.json') ? JSON.parse(readFileSync(base + '.options.json', 'utf8')) : undefined,
-      });
-    }
-  }
-  return out;
-}
+import { fixtureCases } from './helpers/fixtures.js';
 
 const cases = fixtureCases();
 
