@@ -36,3 +36,15 @@ export function logModuleId(name: string): string {
 export function setsPlainLevel(values: readonly string[]): boolean {
   return values.some((v) => parseLogLevelArg(v).module === null);
 }
+
+/**
+ * Did 2.2 write a message of `level` to the error log of a server at `serverLevel`? It wrote
+ * what the level allowed, and notice messages always (httpd@2.2.34:server/log.c
+ * log_error_core(): "unless it is a startup/shutdown notice").
+ */
+export function shownBy22(level: string, serverLevel: string): boolean {
+  const m = levelRank(level);
+  const s = levelRank(serverLevel);
+  if (m === undefined || s === undefined) return true;
+  return m === levelRank('notice') || m <= s;
+}

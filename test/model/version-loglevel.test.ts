@@ -1,5 +1,5 @@
 import { ifVersionIn24, parseVersion, skippedBy24 } from '../../src/model/version.js';
-import { levelRank, logModuleId, parseLogLevelArg, setsPlainLevel } from '../../src/model/loglevel.js';
+import { levelRank, logModuleId, parseLogLevelArg, setsPlainLevel, shownBy22 } from '../../src/model/loglevel.js';
 import { parse, type Section } from '../../src/syntax/index.js';
 
 describe('<IfVersion> under 2.4', () => {
@@ -62,5 +62,13 @@ describe('LogLevel arguments', () => {
   test('a plain level is what resets module levels', () => {
     expect(setsPlainLevel(['warn', 'rewrite:trace3'])).toBe(true);
     expect(setsPlainLevel(['rewrite:trace3'])).toBe(false);
+  });
+
+  test('2.2 wrote what the server level allowed, and notice always', () => {
+    expect(shownBy22('debug', 'warn')).toBe(false);
+    expect(shownBy22('debug', 'debug')).toBe(true);
+    expect(shownBy22('notice', 'crit')).toBe(true);
+    expect(shownBy22('error', 'warn')).toBe(true);
+    expect(shownBy22('info', 'notice')).toBe(false);
   });
 });
