@@ -3,6 +3,7 @@
 import { defaultType } from './default-type.js';
 import { keepaliveValue } from './keepalive-value.js';
 import { mpmRenames } from './mpm-renames.js';
+import { mutex } from './mutex.js';
 import { nameVirtualHost } from './name-virtual-host.js';
 import { optionsMixed } from './options-mixed.js';
 import type { Transform } from './types.js';
@@ -13,6 +14,7 @@ export const transforms: readonly Transform[] = [
   nameVirtualHost,
   defaultType,
   keepaliveValue,
+  mutex,
   optionsMixed,
   // Logging: the three that move a level into LogLevel share transforms/lib/loglevel.ts.
   // Filters.
