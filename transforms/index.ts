@@ -3,6 +3,7 @@
 import { debuglevelOptions } from './debuglevel-options.js';
 import { defaultType } from './default-type.js';
 import { dumpioLoglevel } from './dumpio-loglevel.js';
+import { filterProvider } from './filter-provider.js';
 import { keepaliveValue } from './keepalive-value.js';
 import { mpmRenames } from './mpm-renames.js';
 import { mutex } from './mutex.js';
@@ -26,6 +27,7 @@ export const transforms: readonly Transform[] = [
   debuglevelOptions,
   pipedLogs,
   // Filters.
+  filterProvider,
 ];
 
 export function transformById(id: string): Transform | undefined {
