@@ -40,7 +40,8 @@ export function setsPlainLevel(values: readonly string[]): boolean {
 /**
  * Did 2.2 write a message of `level` to the error log of a server at `serverLevel`? It wrote
  * what the level allowed, and notice messages always (httpd@2.2.34:server/log.c
- * log_error_core(): "unless it is a startup/shutdown notice").
+ * log_error_core(): "unless it is a startup/shutdown notice"; an ErrorLog to syslog
+ * applied the level to notice too, which we do not tell apart).
  */
 export function shownBy22(level: string, serverLevel: string): boolean {
   const m = levelRank(level);
