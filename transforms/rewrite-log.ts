@@ -102,11 +102,31 @@ export const rewriteLog: Transform = {
       const main = contexts.length === 1 ? contexts[0].main : null;
       const f = main ? factsOf(ctx, main) : null;
       const s = f?.byScope.get(scopeOf(contexts[0]?.sections ?? []).scope) ?? null;
-      if (d.is('RewriteLog')) convertLog(ctx, d, f, s);
-      else convertLevel(ctx, d, f, s);
+      if (d.is('RewriteLog')) {
+        convertLog(ctx, d, f, s);
+      } else {
+        const silent = contexts.length > 1 ? silentPlaces(ctx, contexts) : [];
+        if (convertLevel(ctx, d, f, s) && silent.length > 0) {
+          ctx.report({ node: d, severity: 'manual', message: `this file is read in ${contexts.length} places and 2.2 traced only where a RewriteLog applied; in ${silent.join(', ')} it wrote nothing, but the new LogLevel applies there too: move it where it belongs` });
+        }
+      }
     }
   },
 };
+
+/** For a file read in several places: the virtual hosts (or main server) where no RewriteLog applied in 2.2. */
+function silentPlaces(ctx: TransformContext, contexts: ReturnType<typeof liveContexts>): string[] {
+  const out: string[] = [];
+  for (const c of contexts) {
+    if (!c.main) continue;
+    const f = factsOf(ctx, c.main);
+    const s = f.byScope.get(scopeOf(c.sections).scope);
+    if (!s) continue;
+    const logs = hasLog(s) || (s !== f.main && s.inherit && hasLog(f.main));
+    if (!logs) out.push(s.section ? `the <VirtualHost> at ${where(ctx, s.file, s.section)}` : 'the main server');
+  }
+  return out;
+}
 
 function convertLog(ctx: TransformContext, d: Directive, f: Facts | null, s: ServerScope | null): void {
   d.remove();
@@ -120,31 +140,33 @@ function convertLog(ctx: TransformContext, d: Directive, f: Facts | null, s: Ser
   ctx.report({ node: d, severity: 'warning', message: `the rewrite trace now goes to the ErrorLog, each line tagged [rewrite:traceN]; a separate file cannot be reproduced (filter the error log for "rewrite:" instead)` });
 }
 
-function convertLevel(ctx: TransformContext, d: Directive, f: Facts | null, s: ServerScope | null): void {
+/** Converts or removes one RewriteLogLevel; true when a rewrite level was set for 2.4. */
+function convertLevel(ctx: TransformContext, d: Directive, f: Facts | null, s: ServerScope | null): boolean {
   const n = atoi(d.values[0] ?? '');
   const was = `RewriteLogLevel ${d.values.join(' ')}`;
   if (n <= 0) {
     d.remove();
     ctx.report({ node: d, severity: 'change', message: `${was} removed: level 0 writes no trace, which is 2.4's default` });
-    return;
+    return false;
   }
   if (f && s) {
     if (last(s.levels) !== d) {
       d.remove();
       ctx.report({ node: d, severity: 'change', message: `${was} removed: the RewriteLogLevel at ${where(ctx, f.fileOf.get(last(s.levels)!), last(s.levels)!)} overrides it for this server` });
-      return;
+      return false;
     }
     const feedsVhosts = s === f.main && f.vhosts.some((v) => v.inherit && levelOf(v) === 0 && traced22(f, v) > 0);
     if (traced22(f, s) === 0 && !feedsVhosts) {
       d.remove();
       ctx.report({ node: d, severity: 'change', message: `${was} removed: it had no effect in 2.2, where no RewriteLog applies to this server (add LogLevel rewrite:trace${Math.min(n, MAX_TRACE)} to see the trace in the error log)` });
-      return;
+      return false;
     }
   }
   const level = `trace${Math.min(n, MAX_TRACE)}`;
   const outcome = setModuleLogLevel(ctx, d, 'rewrite', level, true);
   report(ctx, d, was, level, n, outcome);
   if (f && s === f.main) reportVirtualHosts(ctx, d, f, level);
+  return true;
 }
 
 function report(ctx: TransformContext, d: Directive, was: string, level: string, n: number, o: LevelOutcome): void {

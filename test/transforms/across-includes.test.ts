@@ -37,6 +37,16 @@ test('a file included in two virtual hosts gets its own LogLevel line, read in b
   expect(out('common.conf')).toBe('LogLevel rewrite:trace2\n');
 });
 
+test('a level in a file included where no RewriteLog applies is flagged', () => {
+  const { p, out } = run({
+    'httpd.conf': 'LoadModule rewrite_module m/mod_rewrite.so\n<VirtualHost *:80>\n    RewriteLog logs/r.log\n    Include common.conf\n</VirtualHost>\n<VirtualHost *:8080>\n    Include common.conf\n</VirtualHost>\n',
+    'common.conf': 'RewriteLogLevel 2\n',
+  }, ['rewrite-log']);
+  expect(out('common.conf')).toBe('LogLevel rewrite:trace2\n');
+  const manual = p.findings.filter((f) => f.severity === 'manual').map((f) => f.message);
+  expect(manual).toEqual(['this file is read in 2 places and 2.2 traced only where a RewriteLog applied; in the <VirtualHost> at httpd.conf:6 it wrote nothing, but the new LogLevel applies there too: move it where it belongs']);
+});
+
 test('a virtual host that inherited the level through RewriteOptions Inherit but resets LogLevel is flagged', () => {
   const { p } = run({
     'httpd.conf': 'LoadModule rewrite_module m/mod_rewrite.so\nRewriteLog logs/r.log\nRewriteLogLevel 2\n<VirtualHost *:80>\n    LogLevel info\n    RewriteOptions Inherit\n</VirtualHost>\n',
