@@ -114,16 +114,26 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
   const fileOfDoc = new Map<Document, ConfigFile>(tree.files.map((f) => [f.doc, f]));
   const options: TransformOptions = { mode: opts.mode, preserveDefaults: opts.preserveDefaults };
 
+  // A node's disable comments are those of the file it belongs to (transforms reach across files).
+  const disabledFor = (node: Node, current: ConfigFile): DisabledNodes | undefined => {
+    const doc = node.root();
+    return disabled.get((doc && fileOfDoc.get(doc)) ?? current);
+  };
+
   for (const t of list) {
+    // Protected nodes of every file stay frozen while t runs, so an edit across files cannot slip through.
+    for (const d of disabled.values()) d.freeze(t.id, true);
     for (const file of tree.files) {
       if (failed.has(file)) continue;
-      const dis = disabled.get(file);
       const ctx: TransformContext = {
         file,
         doc: file.doc,
         tree,
         options,
-        enabled: (node) => !dis || !dis.disabled(node, t.id),
+        enabled: (node) => {
+          const dis = disabledFor(node, file);
+          return !dis || !dis.disabled(node, t.id);
+        },
         link: (other) => groups.join(file, other),
         report: (r: ReportInput) => {
           const target = r.file ?? file;
@@ -140,7 +150,6 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
         editedBy.get(edited)!.add(t.id);
         if (edited !== file) groups.join(file, edited);
       };
-      dis?.freeze(t.id, true);
       try {
         t.run(ctx);
       } catch (e) {
@@ -150,10 +159,10 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
         failed.set(file, why);
         if (collect) findings.push({ transform: t.id, file: file.display, line: e instanceof FrozenNodeError ? e.node.line : 0, column: 0, severity: 'error', message: `${why}; file left unchanged` });
       } finally {
-        dis?.freeze(t.id, false);
         Document.onEdit = undefined;
       }
     }
+    for (const d of disabled.values()) d.freeze(t.id, false);
   }
   return { findings, failed, editedBy, groups };
 }
