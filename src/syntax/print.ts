@@ -6,12 +6,27 @@ import type { Container, Document, Node, Section } from './nodes.js';
 
 export function print(doc: Document): string {
   if (!doc.modified) return doc.source;
-  const out: string[] = [doc.bom];
+  const out: string[] = [];
+  printChunks(doc, (text) => out.push(text));
+  return out.join('');
+}
+
+/**
+ * Receives the printed text piece by piece: each node's line(s) (`close` set for a section's
+ * close tag), and null for bytes that belong to no node (the BOM, a line ending added after
+ * a last line that had none). The engine uses it to tell original lines from edited ones.
+ */
+export type ChunkSink = (text: string, node: Node | null, close: boolean) => void;
+
+/** The document's text as a sequence of chunks, in order; their concatenation is print(doc). */
+export function printChunks(doc: Document, sink: ChunkSink): void {
+  if (doc.bom) sink(doc.bom, null, false);
   let lastHadEol = true;
-  const emit = (chunk: string): void => {
-    if (!lastHadEol && chunk.length > 0) out.push(doc.eol);
-    out.push(chunk);
-    if (chunk.length > 0) lastHadEol = chunk.charCodeAt(chunk.length - 1) === 10;
+  const emit = (chunk: string, node: Node, close: boolean): void => {
+    if (chunk.length === 0) return;
+    if (!lastHadEol) sink(doc.eol, null, false);
+    sink(chunk, node, close);
+    lastHadEol = chunk.charCodeAt(chunk.length - 1) === 10;
   };
 
   // Iterative walk: sections may nest thousands deep.
@@ -22,19 +37,18 @@ export function print(doc: Document): string {
     const list = f.container.children;
     if (f.i >= list.length) {
       stack.pop();
-      if (f.container.kind === 'section') emit(renderClose(f.container, f.indent, doc));
+      if (f.container.kind === 'section') emit(renderClose(f.container, f.indent, stack[stack.length - 1], doc), f.container, true);
       continue;
     }
     const n = list[f.i++];
     if (n.kind === 'section') {
       const indent = indentOf(n, f, doc);
-      emit(n.raw ?? renderOpen(n, indent, eolOf(n, doc)));
+      emit(n.raw ?? renderOpen(n, indent, eolOf(n, f, doc)), n, false);
       stack.push({ container: n, i: 0, indent });
     } else {
-      emit(n.raw ?? renderLine(n, indentOf(n, f, doc), eolOf(n, doc)));
+      emit(n.raw ?? renderLine(n, indentOf(n, f, doc), eolOf(n, f, doc)), n, false);
     }
   }
-  return out.join('');
 }
 
 function renderLine(n: Exclude<Node, Section>, indent: string, eol: string): string {
@@ -57,9 +71,10 @@ function renderOpen(s: Section, indent: string, eol: string): string {
   return indent + '<' + s.name + (args ? s.nameSep + args : '') + '>' + eol;
 }
 
-function renderClose(s: Section, indent: string, doc: Document): string {
+/** `parent` is the frame of the container holding `s`, its index just past `s`. */
+function renderClose(s: Section, indent: string, parent: { container: Container; i: number }, doc: Document): string {
   if (s.closeRaw !== undefined) return s.closeRaw;
-  return (s.closeIndent ?? indent) + '</' + s.name + '>' + (s.closeEol ?? eolOf(s, doc));
+  return (s.closeIndent ?? indent) + '</' + s.name + '>' + (s.closeEol ?? eolOf(s, parent, doc));
 }
 
 /** The node's own indentation, or one borrowed from a sibling, or the parent's plus one step. */
@@ -76,13 +91,11 @@ function indentOf(n: Node, f: { container: Container; i: number; indent: string 
 }
 
 /** The node's own line ending, else a neighbour's, else the file's usual one. */
-function eolOf(n: Node, doc: Document): string {
+function eolOf(n: Node, f: { container: Container; i: number }, doc: Document): string {
   if (n.eol !== undefined) return n.eol;
-  const p = n.parent;
-  if (p) {
-    const at = p.children.indexOf(n);
-    const near = p.children[at - 1] ?? p.children[at + 1];
-    if (near?.eol) return near.eol;
-  }
+  // The frame's index (not indexOf): a file may hold many thousands of created lines.
+  const list = f.container.children;
+  const near = list[f.i - 2] ?? list[f.i];
+  if (near?.eol) return near.eol;
   return doc.eol;
 }
