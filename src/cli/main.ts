@@ -4,8 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
-import { unifiedDiff } from '../engine/diff.js';
-import { apply, type EngineOptions, plan, selectTransforms } from '../engine/run.js';
+import { hunks, unifiedDiff } from '../engine/diff.js';
+import { apply, type EngineOptions, type FileOutcome, plan, selectTransforms } from '../engine/run.js';
 import { removePendingTempFiles } from '../engine/write.js';
 import { displayText } from '../syntax/index.js';
 import { transforms } from '../../transforms/index.js';
@@ -183,8 +183,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
 
   const changed = p.files.filter((x) => x.status === 'changed');
-  const patch = changed.map((x) => unifiedDiff(x.file.display, x.before, x.after)).join('');
-  if (o.diffFile) writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(patch, 'latin1'));
+  const diffOf = (x: FileOutcome): string => unifiedDiff(x.file.display, x.before, x.after, hunks(x.before, x.after, 3, x.file.doc));
+  if (o.diffFile) writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(changed.map(diffOf).join(''), 'latin1'));
 
   const sorted = sortFindings(findings);
   const s = summarize(p, sorted);
@@ -216,7 +216,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       for (const x of changed) io.stdout.write(`would change: ${x.file.display}\n`);
     }
     for (const x of p.files) {
-      if (o.dryRun && x.status === 'changed') io.stdout.write(colored(unifiedDiff(x.file.display, x.before, x.after)));
+      if (o.dryRun && x.status === 'changed') io.stdout.write(colored(diffOf(x)));
       for (const f of byFile.get(x.file.display) ?? []) io.stdout.write(findingLine(f, c) + '\n');
       byFile.delete(x.file.display);
     }
