@@ -41,6 +41,13 @@ export interface LoadResult {
   failed: number;
 }
 
+/** Parse findings listed per file: a file with 10,000 unclosed sections needs no 10,000 lines. */
+const MAX_PARSE_FINDINGS = 20;
+/** Apache's AP_MAX_INCLUDE_DIR_DEPTH: Include of a folder descends at most this deep. */
+const MAX_INCLUDE_DIR_DEPTH = 128;
+/** Apache's AP_MAX_INCLUDE_DEPTH: Include files nest at most this deep. */
+const MAX_INCLUDE_DEPTH = 128;
+
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', '.bzr', 'CVS', 'node_modules']);
 const MAIN_NAMES = new Set(['httpd.conf', 'apache2.conf']);
 
@@ -133,6 +140,15 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       }
       return null;
     }
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) {
+      // Text with a NUL further on: Apache stops reading that line at the NUL, so the file
+      // does not mean what its bytes say. A damaged file is not ours to rewrite.
+      const line = lineAt(bytes, nul);
+      findings.push(engineFinding('binary-file', display(shown), line, 'error', `NUL byte on line ${line} (a damaged file?): Apache ignores the rest of that line; file left unchanged`));
+      failed++;
+      return null;
+    }
     const original = decodeBytes(bytes);
     const text = opts.overlay?.get(real) ?? original;
     const doc = parse(text);
@@ -147,18 +163,130 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       gid: st.gid,
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
-    for (const d of doc.diagnostics) {
+    for (const d of doc.diagnostics.slice(0, MAX_PARSE_FINDINGS)) {
       findings.push({ transform: 'parse', file: file.display, line: d.line, column: d.column, severity: d.severity, message: displayText(d.message) + (d.severity === 'error' ? '; file left unchanged' : '') });
+    }
+    if (doc.diagnostics.length > MAX_PARSE_FINDINGS) {
+      const rest = doc.diagnostics.slice(MAX_PARSE_FINDINGS);
+      const last = rest[rest.length - 1];
+      findings.push({ transform: 'parse', file: file.display, line: rest[0].line, column: 0, severity: rest.some((d) => d.severity === 'error') ? 'error' : 'warning', message: `${rest.length} more parse problems up to line ${last.line}, not listed one by one; file left unchanged` });
     }
     return file;
   };
 
   const files: Array<{ file: ConfigFile; explicit: boolean }> = [];
+  const listed = new Set<ConfigFile>();
   for (const c of candidates) {
     const name = basename(c.shown);
     const f = readFile(c.shown, c.explicit, name === '.htaccess' ? 'htaccess' : 'standalone');
-    if (f && !files.some((x) => x.file === f)) files.push({ file: f, explicit: c.explicit });
+    if (f && !listed.has(f)) {
+      listed.add(f);
+      files.push({ file: f, explicit: c.explicit });
+    }
   }
+
+  /**
+   * The files an Include pattern reads, in Apache's order, without reading or listing
+   * anything outside the areas (a config saying `Include /` must not walk the disk, nor
+   * `Include /etc/shadow` read it). Real paths outside go to `outside`.
+   */
+  const includeMatches = (pattern: string, outside: string[], note: (severity: Finding['severity'], message: string) => void): string[] => {
+    let matches: string[];
+    if (hasWildcard(pattern)) {
+      const fixed = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf('/') + 1) || '/';
+      let realFixed: string;
+      try {
+        realFixed = realpathSync(fixed);
+      } catch {
+        return [];
+      }
+      const holdsArea = areas.some((a) => a === realFixed || a.startsWith(realFixed.endsWith(sep) ? realFixed : realFixed + sep));
+      if (!inArea(realFixed) && !holdsArea) {
+        outside.push(pattern);
+        return [];
+      }
+      matches = expandGlob(pattern);
+    } else {
+      try {
+        statSync(pattern);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        note('warning', `cannot read ${displayText(pattern)}: ${errText(e)}`);
+        return [];
+      }
+      matches = [pattern];
+    }
+    const out: string[] = [];
+    for (const m of matches) {
+      let real: string;
+      try {
+        real = realpathSync(m);
+      } catch (e) {
+        note('warning', `${displayText(display(m))} is ${symlinkTrouble(e)}; Apache cannot read it`);
+        continue;
+      }
+      if (!inArea(real)) {
+        outside.push(real);
+        continue;
+      }
+      let isDir = false;
+      try {
+        isDir = statSync(real).isDirectory();
+      } catch {
+        /* vanished: readFile reports it */
+      }
+      if (isDir) folderFiles(m, real, outside, note, out);
+      else out.push(m);
+    }
+    return out;
+  };
+
+  /** Include of a folder reads every file below it, dot files too, in byte order, at most 128 folders deep (config.c). */
+  const folderFiles = (dir: string, realDir: string, outside: string[], note: (severity: Finding['severity'], message: string) => void, out: string[]): void => {
+    const descending = new Set<string>();
+    const descend = (d: string, real: string, depth: number): void => {
+      if (descending.has(real)) {
+        note('error', `folder ${displayText(display(d))} leads back into ${displayText(display(real))} (a symbolic link loop); Apache refuses to start on it; not followed further`);
+        return;
+      }
+      if (depth > MAX_INCLUDE_DIR_DEPTH) {
+        note('error', `folder ${displayText(display(d))} is nested more than ${MAX_INCLUDE_DIR_DEPTH} levels deep, which Apache refuses; not followed further`);
+        return;
+      }
+      let names: string[];
+      try {
+        names = readdirSync(d).sort(byteOrder);
+      } catch (e) {
+        note('error', `cannot read folder ${displayText(display(d))}: ${errText(e)}`);
+        return;
+      }
+      descending.add(real);
+      for (const name of names) {
+        const p = join(d, name);
+        let r: string;
+        try {
+          r = realpathSync(p);
+        } catch (e) {
+          note('warning', `${displayText(display(p))} is ${symlinkTrouble(e)}; Apache cannot read it`);
+          continue;
+        }
+        if (!inArea(r)) {
+          outside.push(r);
+          continue;
+        }
+        let isDir = false;
+        try {
+          isDir = statSync(r).isDirectory();
+        } catch {
+          /* vanished: readFile reports it */
+        }
+        if (isDir) descend(p, r, depth + 1);
+        else out.push(p);
+      }
+      descending.delete(real);
+    };
+    descend(dir, realDir, 1);
+  };
 
   // 3. Main configs and what they include. Files named httpd.conf/apache2.conf or setting
   // ServerRoot are mains first; a file they include is never a main of its own, even if
@@ -185,41 +313,35 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
           continue;
         }
         const pattern = isAbsolute(sub.text) ? sub.text : join(serverRoot, sub.text);
-        let matches: string[];
-        if (hasWildcard(pattern)) matches = expandGlob(pattern);
-        else {
-          try {
-            statSync(pattern);
-            matches = [pattern];
-          } catch {
-            matches = [];
-          }
-        }
-        if (matches.length === 0) {
+        const where = `${d.name} ${displayText(raw)}`;
+        const note = (severity: Finding['severity'], message: string): void => {
+          findings.push(engineFinding('include', file.display, d.line, severity, `${where}: ${message}`));
+        };
+        const outside: string[] = [];
+        const found = includeMatches(pattern, outside, note);
+        if (found.length === 0 && outside.length === 0) {
           if (!optional) {
             findings.push(engineFinding('include', file.display, d.line, 'warning', hasWildcard(pattern)
-              ? `${d.name} ${displayText(raw)} matches no file; httpd 2.4 refuses to start on a wildcard Include that matches nothing (IncludeOptional allows it)`
-              : `${d.name} ${displayText(raw)}: ${displayText(pattern)} does not exist`));
+              ? `${where} matches no file; httpd 2.4 refuses to start on a wildcard Include that matches nothing (IncludeOptional allows it)`
+              : `${where}: ${displayText(pattern)} does not exist`));
           }
           tree.includes.set(d, { from: file, directive: d, resolved: pattern, targets: [] });
           continue;
         }
+        if (outside.length > 0) {
+          const more = outside.length > 1 ? ` and ${outside.length - 1} more` : '';
+          findings.push(engineFinding('include', file.display, d.line, 'warning', `${where} reaches ${displayText(outside[0])}${more}, outside the paths given; not followed (give its folder or --server-root)`));
+        }
         const targets: ConfigFile[] = [];
-        for (const m of expandFolders(matches)) {
-          let real: string;
-          try {
-            real = realpathSync(m);
-          } catch {
-            continue;
-          }
-          if (!inArea(real)) {
-            findings.push(engineFinding('include', file.display, d.line, 'warning', `${d.name} ${displayText(raw)} reaches ${displayText(real)}, outside the paths given; not followed (give its folder or --server-root)`));
-            continue;
-          }
+        if (found.length > 0 && chain.length > MAX_INCLUDE_DEPTH) {
+          findings.push(engineFinding('include', file.display, d.line, 'error', `${where}: Include files nest deeper than ${MAX_INCLUDE_DEPTH} levels, which Apache refuses ("Exceeded maximum include depth"); not followed`));
+          found.length = 0;
+        }
+        for (const m of found) {
           const target = readFile(m, true, 'included');
           if (!target) continue;
           if (target === file || chain.includes(target)) {
-            findings.push(engineFinding('include', file.display, d.line, 'error', `${d.name} ${displayText(raw)} includes ${target.display}, which is already being read (Include cycle); not followed`));
+            findings.push(engineFinding('include', file.display, d.line, 'error', `${where} includes ${target.display}, which is already being read (Include cycle); not followed`));
             continue;
           }
           if (target.role === 'standalone' || target.role === 'main') target.role = 'included';
@@ -277,8 +399,8 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
       try {
         st = lstatSync(p);
         if (st.isSymbolicLink()) st = statSync(p);
-      } catch {
-        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', 'dangling symbolic link skipped'));
+      } catch (e) {
+        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `${symlinkTrouble(e)}, skipped`));
         continue;
       }
       if (st.isDirectory()) {
@@ -289,31 +411,6 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
-}
-
-/** Include of a folder reads every file below it, in byte order (config.c). */
-function expandFolders(paths: string[]): string[] {
-  const out: string[] = [];
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (!st.isDirectory()) {
-      out.push(p);
-      continue;
-    }
-    let names: string[] = [];
-    try {
-      names = readdirSync(p).sort(byteOrder);
-    } catch {
-      continue;
-    }
-    out.push(...expandFolders(names.map((n) => join(p, n))));
-  }
-  return out;
 }
 
 function includeDirectives(file: ConfigFile): Directive[] {
@@ -361,6 +458,19 @@ function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<
     }
   }
   return { root: guess };
+}
+
+/** Why a path that lstat() sees cannot be followed. */
+function symlinkTrouble(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === 'ELOOP' ? 'a symbolic link loop' : code === 'ENOENT' ? 'a dangling symbolic link' : `unreadable (${errText(e)})`;
+}
+
+/** The line (1-based) holding byte `at`. */
+function lineAt(bytes: Buffer, at: number): number {
+  let line = 1;
+  for (let i = bytes.indexOf(10); i >= 0 && i < at; i = bytes.indexOf(10, i + 1)) line++;
+  return line;
 }
 
 function errText(e: unknown): string {
