@@ -10,6 +10,7 @@ import { substitute } from '../model/vars.js';
 import { type ConfigFile, ConfigTree, type FileRole } from '../model/tree.js';
 import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
+import { errText } from './errors.js';
 import { byteOrder, expandGlob, hasWildcard } from './glob.js';
 
 export interface LoadOptions {
@@ -473,13 +474,3 @@ function lineAt(bytes: Buffer, at: number): number {
   return line;
 }
 
-function errText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT': return 'no such file or folder';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ELOOP': return 'too many levels of symbolic links';
-    case 'EISDIR': return 'is a folder';
-    default: return err?.message ?? String(e);
-  }
-}
