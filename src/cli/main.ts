@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
 import { hunks, unifiedDiff } from '../engine/diff.js';
 import { apply, type EngineOptions, type FileOutcome, plan, selectTransforms } from '../engine/run.js';
+import { errText } from '../engine/errors.js';
 import { removePendingTempFiles } from '../engine/write.js';
 import { displayText } from '../syntax/index.js';
 import { transforms } from '../../transforms/index.js';
@@ -45,6 +46,8 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   if ((env.NO_COLOR !== undefined && env.NO_COLOR !== '') || noColor) on = false;
   return on;
 }
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
@@ -106,8 +109,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const o = program.opts<CliOptions>();
   const paths = [...program.args];
   // `--backup x.conf`: commander takes x.conf as the optional suffix; a suffix starts with
-  // '.', '~' or '_', anything else is a path.
-  if (typeof o.backup === 'string' && !/^[.~_-]/.test(o.backup)) {
+  // '.', '~', '_' or '-' and is part of a file name (no '/'), anything else is a path.
+  if (typeof o.backup === 'string' && (!/^[.~_-]/.test(o.backup) || o.backup.includes('/'))) {
     paths.unshift(o.backup);
     o.backup = true;
   }
@@ -170,21 +173,27 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     const onSignal = (): void => {
       interrupted = true;
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    // Until now nothing was written and the default action (exit) is right. From here a
+    // signal lets the group being written finish, and no further group starts.
+    for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
     try {
       findings.push(...(await apply(p, { backup: o.backup === undefined || o.backup === false ? undefined : o.backup === true ? '.orig' : o.backup, shouldStop: () => interrupted })));
     } finally {
       removePendingTempFiles();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
     }
     if (interrupted) findings.push({ transform: 'write', file: paths[0], line: 0, column: 0, severity: 'error', message: 'interrupted: files already written are complete, the rest are unchanged' });
   }
 
   const changed = p.files.filter((x) => x.status === 'changed');
   const diffOf = (x: FileOutcome): string => unifiedDiff(x.file.display, x.before, x.after, hunks(x.before, x.after, 3, x.file.doc));
-  if (o.diffFile) writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(changed.map(diffOf).join(''), 'latin1'));
+  if (o.diffFile) {
+    try {
+      writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(changed.map(diffOf).join(''), 'latin1'));
+    } catch (e) {
+      findings.push({ transform: 'write', file: o.diffFile, line: 0, column: 0, severity: 'error', message: `cannot write the patch: ${errText(e)}` });
+    }
+  }
 
   const sorted = sortFindings(findings);
   const s = summarize(p, sorted);
