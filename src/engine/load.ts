@@ -164,13 +164,14 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       gid: st.gid,
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
-    for (const d of doc.diagnostics.slice(0, MAX_PARSE_FINDINGS)) {
+    const diagnostics = [...doc.diagnostics].sort((a, b) => a.line - b.line);
+    for (const d of diagnostics.slice(0, MAX_PARSE_FINDINGS)) {
       findings.push({ transform: 'parse', file: file.display, line: d.line, column: d.column, severity: d.severity, message: displayText(d.message) + (d.severity === 'error' ? '; file left unchanged' : '') });
     }
-    if (doc.diagnostics.length > MAX_PARSE_FINDINGS) {
-      const rest = doc.diagnostics.slice(MAX_PARSE_FINDINGS);
-      const last = rest[rest.length - 1];
-      findings.push({ transform: 'parse', file: file.display, line: rest[0].line, column: 0, severity: rest.some((d) => d.severity === 'error') ? 'error' : 'warning', message: `${rest.length} more parse problems up to line ${last.line}, not listed one by one; file left unchanged` });
+    if (diagnostics.length > MAX_PARSE_FINDINGS) {
+      const rest = diagnostics.slice(MAX_PARSE_FINDINGS);
+      const errors = rest.some((d) => d.severity === 'error');
+      findings.push({ transform: 'parse', file: file.display, line: rest[0].line, column: 0, severity: errors ? 'error' : 'warning', message: `${rest.length} more parse problems on lines ${rest[0].line} to ${rest[rest.length - 1].line}, not listed one by one${errors ? '; file left unchanged' : ''}` });
     }
     return file;
   };
@@ -399,10 +400,17 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
       let st;
       try {
         st = lstatSync(p);
-        if (st.isSymbolicLink()) st = statSync(p);
       } catch (e) {
-        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `${symlinkTrouble(e)}, skipped`));
+        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `vanished while its folder was read (${errText(e)}); skipped`));
         continue;
+      }
+      if (st.isSymbolicLink()) {
+        try {
+          st = statSync(p);
+        } catch (e) {
+          if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `${symlinkTrouble(e)}, skipped`));
+          continue;
+        }
       }
       if (st.isDirectory()) {
         if (!SKIP_DIRS.has(name)) subdirs.push(p);
