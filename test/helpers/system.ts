@@ -63,26 +63,42 @@ export interface Spawned {
   stderr: string;
 }
 
-/** Runs a command to completion; `kill` sends a signal after the given milliseconds. */
-export function run(cmd: string, args: string[], opts: { cwd: string; kill?: { signal: NodeJS.Signals; afterMs: number }; timeoutMs?: number }): Promise<Spawned> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface Started {
+  kill(signal: NodeJS.Signals): void;
+  done: Promise<Spawned>;
+}
+
+/** Starts a command; `done` resolves when it ends (rejects when it outlives `timeoutMs`: a hang). */
+export function start(cmd: string, args: string[], opts: { cwd: string; timeoutMs?: number }): Started {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const done = new Promise<Spawned>((resolvePromise, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('latin1').on('data', (s: string) => (stdout += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    const timers: NodeJS.Timeout[] = [];
-    if (opts.kill) timers.push(setTimeout(() => child.kill(opts.kill!.signal), opts.kill.afterMs));
-    timers.push(setTimeout(() => {
+    const limit = opts.timeoutMs ?? 120_000;
+    const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${cmd} ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 120_000} ms (hang?)`));
-    }, opts.timeoutMs ?? 120_000));
+      reject(new Error(`${cmd} ${args.join(' ')} did not finish in ${limit} ms (hang?)`));
+    }, limit);
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      timers.forEach(clearTimeout);
+      clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
   });
+  return { kill: (signal) => child.kill(signal), done };
+}
+
+/** Runs a command to completion; `kill` sends a signal after the given milliseconds. */
+export function run(cmd: string, args: string[], opts: { cwd: string; kill?: { signal: NodeJS.Signals; afterMs: number }; timeoutMs?: number }): Promise<Spawned> {
+  const s = start(cmd, args, opts);
+  if (opts.kill) {
+    const { signal, afterMs } = opts.kill;
+    const t = setTimeout(() => s.kill(signal), afterMs);
+    void s.done.finally(() => clearTimeout(t));
+  }
+  return s.done;
 }
 
 /** The command line of the built tool, run as nobody. */
