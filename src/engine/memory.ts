@@ -2,7 +2,7 @@
 // --explain. The file is a tree of its own (no includes followed).
 
 import { ConfigTree, type FileRole } from '../model/tree.js';
-import { parse, print } from '../syntax/index.js';
+import { type Document, parse, print } from '../syntax/index.js';
 import type { Finding, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
 import { lineOf } from './run.js';
 
@@ -11,9 +11,15 @@ export interface MemoryResult {
   findings: Finding[];
 }
 
-export function runOnText(text: string, transforms: readonly Transform[], opts: { name?: string; role?: FileRole } & Partial<TransformOptions> = {}): MemoryResult {
+export type MemoryOptions = { name?: string; role?: FileRole } & Partial<TransformOptions>;
+
+export function runOnText(text: string, transforms: readonly Transform[], opts: MemoryOptions = {}): MemoryResult {
+  return runOnDocument(parse(text), transforms, opts);
+}
+
+/** Like runOnText, on a document already parsed (edited in place): tests compare its nodes before and after. */
+export function runOnDocument(doc: Document, transforms: readonly Transform[], opts: MemoryOptions = {}): MemoryResult {
   const name = opts.name ?? 'input.conf';
-  const doc = parse(text);
   const tree = new ConfigTree();
   const role: FileRole = opts.role ?? (name.endsWith('.htaccess') ? 'htaccess' : 'main');
   const file = { path: '/' + name, display: name, doc, role, includedBy: [] };
