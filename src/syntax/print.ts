@@ -30,7 +30,6 @@ export function printChunks(doc: Document, sink: ChunkSink): void {
   };
 
   // Iterative walk: sections may nest thousands deep.
-  interface Frame { container: Container; i: number; indent: string }
   const stack: Frame[] = [{ container: doc, i: 0, indent: '' }];
   while (stack.length > 0) {
     const f = stack[stack.length - 1];
@@ -77,17 +76,43 @@ function renderClose(s: Section, indent: string, parent: { container: Container;
   return (s.closeIndent ?? indent) + '</' + s.name + '>' + (s.closeEol ?? eolOf(s, parent, doc));
 }
 
-/** The node's own indentation, or one borrowed from a sibling, or the parent's plus one step. */
-function indentOf(n: Node, f: { container: Container; i: number; indent: string }, doc: Document): string {
+interface Frame {
+  container: Container;
+  i: number;
+  indent: string;
+  /** Per child: the indentation of the nearest directive or section sibling that has one. */
+  borrowed?: Array<string | undefined>;
+}
+
+/** The node's own indentation, or the nearest sibling's (the one before on a tie), or the parent's plus one step. */
+function indentOf(n: Node, f: Frame, doc: Document): string {
   if (n.indent !== undefined) return n.indent;
-  const list = f.container.children;
-  const at = f.i - 1;
-  for (let d = 1; at - d >= 0 || at + d < list.length; d++) {
-    for (const s of [list[at - d], list[at + d]]) {
-      if (s && (s.kind === 'directive' || s.kind === 'section') && s.indent !== undefined) return s.indent;
-    }
+  f.borrowed ??= nearestIndents(f.container.children);
+  return f.borrowed[f.i - 1] ?? (f.container.kind === 'section' ? f.indent + doc.indentUnit : '');
+}
+
+/**
+ * For each position, the indentation of the closest other directive or section with one
+ * of its own, in two linear passes: scanning outwards per created node was quadratic when
+ * a transform creates thousands of lines in one section (an IP blocklist: minutes).
+ */
+function nearestIndents(list: readonly Node[]): Array<string | undefined> {
+  const has = (s: Node): boolean => (s.kind === 'directive' || s.kind === 'section') && s.indent !== undefined;
+  const before: number[] = new Array<number>(list.length);
+  let last = -1;
+  for (let k = 0; k < list.length; k++) {
+    before[k] = last;
+    if (has(list[k])) last = k;
   }
-  return f.container.kind === 'section' ? f.indent + doc.indentUnit : '';
+  const out = new Array<string | undefined>(list.length);
+  let next = -1;
+  for (let k = list.length - 1; k >= 0; k--) {
+    const b = before[k];
+    const pick = b < 0 ? next : next < 0 ? b : k - b <= next - k ? b : next;
+    out[k] = pick < 0 ? undefined : list[pick].indent;
+    if (has(list[k])) next = k;
+  }
+  return out;
 }
 
 /** The node's own line ending, else a neighbour's, else the file's usual one. */
