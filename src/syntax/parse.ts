@@ -50,6 +50,7 @@ export function parse(source: string): Document {
 
   const add = (n: Node): void => {
     n.parent = container;
+    n.indexHint = container.children.length;
     container.children.push(n);
   };
   const diag = (line: number, column: number, severity: Diagnostic['severity'], message: string): void => {

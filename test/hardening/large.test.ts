@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTree, removeTree, runCli } from '../helpers/tree.js';
 import { applyHunks } from '../helpers/patch.js';
+import { type Directive, directive, parse, print, replaceRun, type Section, section } from '../../src/syntax/index.js';
 
 let roots: string[] = [];
 afterEach(() => {
@@ -90,3 +91,34 @@ test('100,000 lines in 25,000 <Directory> sections', async () => {
   expect(readFileSync(join(root, 'dirs.conf'), 'latin1')).toBe(text.replaceAll('MaxClients', 'MaxRequestWorkers'));
   expect(ms).toBeLessThan(60_000); // ~1 s
 }, 120_000);
+
+describe('many edits in one section (an IP blocklist .htaccess)', () => {
+  const blocklist = '<Directory /srv>\n' + Array.from({ length: 50_000 }, (_, i) => `    Deny from 10.${(i >> 8) & 255}.${i & 255}.0/24\n`).join('') + '</Directory>\n';
+  const expected = '<Directory /srv>\n    <RequireAll>\n' + Array.from({ length: 50_000 }, (_, i) => `        Require not ip 10.${(i >> 8) & 255}.${i & 255}.0/24\n`).join('') + '    </RequireAll>\n</Directory>\n';
+
+  test('50,000 lines replaced by one created section: edit and print are linear', () => {
+    const doc = parse(blocklist);
+    const dir = doc.children[0] as Section;
+    const t0 = performance.now();
+    const run = [...dir.children];
+    replaceRun(run, [section('RequireAll', [], run.map((d) => directive('Require', 'not', 'ip', (d as Directive).values[1])))]);
+    const out = print(doc);
+    const ms = performance.now() - t0;
+    expect(out).toBe(expected);
+    expect(ms).toBeLessThan(20_000); // ~0.1 s; printing alone took over 3 minutes before
+  });
+
+  test('50,000 lines replaced one by one (before + remove)', () => {
+    const doc = parse(blocklist);
+    const dir = doc.children[0] as Section;
+    const t0 = performance.now();
+    for (const d of [...dir.children]) {
+      d.before(directive('Require', 'not', 'ip', (d as Directive).values[1]));
+      d.remove();
+    }
+    const out = print(doc);
+    const ms = performance.now() - t0;
+    expect(out).toBe(blocklist.replaceAll('    Deny from', '    Require not ip'));
+    expect(ms).toBeLessThan(60_000); // ~2 s (6 s + 200 s printing before)
+  });
+});
