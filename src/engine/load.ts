@@ -31,6 +31,8 @@ export interface SourceInfo {
   mode: number;
   uid: number;
   gid: number;
+  /** Other names of the same file (hard links) keep the old text after a rewrite. */
+  nlink: number;
   sha256: string;
 }
 
@@ -42,6 +44,9 @@ export interface LoadResult {
   failed: number;
 }
 
+/** Larger files are refused before reading: a JavaScript string holds at most 512 MiB, and no
+ * real configuration file comes near this. */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** Parse findings listed per file: a file with 10,000 unclosed sections needs no 10,000 lines. */
 const MAX_PARSE_FINDINGS = 20;
 /** Apache's AP_MAX_INCLUDE_DIR_DEPTH: Include of a folder descends at most this deep. */
@@ -126,6 +131,11 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
         failed++;
         return null;
       }
+      if (st.size > MAX_FILE_BYTES) {
+        findings.push(engineFinding('read-error', display(shown), 0, 'error', `${Math.round(st.size / 1048576)} MiB is more than the ${MAX_FILE_BYTES / 1048576} MiB a configuration file can be here; left alone`));
+        failed++;
+        return null;
+      }
       bytes = readFileSync(real);
     } catch (e) {
       findings.push(engineFinding('read-error', display(shown), 0, 'error', `cannot read: ${errText(e)}`));
@@ -157,8 +167,9 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     tree.add(file);
     sources.set(file, {
       text: original,
-      size: st.size,
+      size: bytes.length,
       mtimeMs: st.mtimeMs,
+      nlink: st.nlink,
       mode: st.mode,
       uid: st.uid,
       gid: st.gid,

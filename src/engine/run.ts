@@ -277,6 +277,7 @@ export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]
       continue;
     }
     const done: FileOutcome[] = [];
+    const linkNotes: Finding[] = [];
     for (const { o, tmp } of temps) {
       try {
         if (opts.backup !== undefined) {
@@ -287,6 +288,8 @@ export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]
         }
         commitTemp(tmp, o.file.path);
         done.push(o);
+        const links = p.sources.get(o.file)!.nlink;
+        if (links > 1) linkNotes.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'warning', message: `this file had ${links} names (hard links); only this name holds the converted text, the others keep the old one` });
       } catch (e) {
         discardAll();
         // Put back what this group already replaced, so the group stays all-old.
@@ -298,7 +301,8 @@ export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]
             notRestored.push(d);
           }
         }
-        const why = `cannot ${opts.backup !== undefined ? 'back up or ' : ''}replace ${o.file.display}: ${errText(e)}`;
+        const busy = (e as NodeJS.ErrnoException).code === 'EBUSY' ? ' (a file mounted on its own, as in a container? convert a copy)' : '';
+        const why = `cannot ${opts.backup !== undefined ? 'back up or ' : ''}replace ${o.file.display}: ${errText(e)}${busy}`;
         for (const x of todo) {
           if (notRestored.includes(x)) fail(x, `${why}; this file was already converted and could not be put back: the others of its group are unchanged`);
           else fail(x, x === o ? `${why}; file unchanged` : `not written because ${o.file.display} could not be (${errText(e)}); file unchanged`);
@@ -306,6 +310,7 @@ export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]
         break;
       }
     }
+    if (done.length === temps.length) out.push(...linkNotes);
   }
   return out;
 }
