@@ -2,7 +2,7 @@
 // one), the other files are still converted, and the exit code is 2 when something could
 // not be done.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTree, removeTree, runCli, snapshot } from '../helpers/tree.js';
 
@@ -61,6 +61,18 @@ describe('binary and damaged files', () => {
     expect(r.stderr).toContain('/dev/zero: not a regular file');
     expect(r.stderr).toContain('pipe.conf: not a regular file');
     expect(read(root, 'ok.conf')).toBe('MaxRequestWorkers 3\nInclude pipe.conf\n');
+  });
+});
+
+describe('size', () => {
+  test('a file over 256 MiB is refused before it is read (a sparse file: no disk used)', async () => {
+    const root = tree({ 'ok.conf': 'MaxClients 1\n', 'huge.conf': '' });
+    truncateSync(join(root, 'huge.conf'), 0);
+    truncateSync(join(root, 'huge.conf'), 300 * 1024 * 1024);
+    const r = await runCli(['.'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('huge.conf: 300 MiB is more than the 256 MiB a configuration file can be here; left alone\n');
+    expect(read(root, 'ok.conf')).toBe('MaxRequestWorkers 1\n');
   });
 });
 

@@ -142,6 +142,18 @@ describe('a write that fails (injected into fs: the engine code path is the prod
   });
 });
 
+describe('files that are more than one name', () => {
+  test('a hard-linked file: converted under the name given, the other name keeps the old text, said so', async () => {
+    const root = tree({ 'a.conf': 'MaxClients 1\n' });
+    fs.linkSync(join(root, 'a.conf'), join(root, 'other-name'));
+    const r = await runCli(['a.conf'], root);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('a.conf: warning write: this file had 2 names (hard links); only this name holds the converted text, the others keep the old one');
+    expect(read(root, 'a.conf')).toBe('MaxRequestWorkers 1\n');
+    expect(read(root, 'other-name')).toBe('MaxClients 1\n');
+  });
+});
+
 describe('--backup', () => {
   test('never overwrites: .orig, then .orig.1, .orig.2 …, each holding the bytes before that run', async () => {
     const root = tree({ 'x.conf': 'MaxClients 1\n', 'x.conf.orig': 'mine\n', 'x.conf.orig.1': 'mine too\n' });
@@ -256,6 +268,17 @@ describe('real faults (the built command, as nobody or on a file system of its o
     expect(r.stderr).toBe('a.conf: cannot write in .: read-only file system; file unchanged\n');
     expect(listAll(r.after)).toEqual(['a.conf']);
     expect(read(r.after, 'a.conf')).toBe('MaxClients 1\n');
+  }, 60_000);
+
+  testIf(cannotMountTmpfs(), 'a file mounted on its own (EBUSY on rename, as in a container): reported with a hint, unchanged', async () => {
+    const stage = tree({ 'conf/a.conf': 'MaxClients 1\n', 'host-a.conf': 'MaxClients 1\n', 'conf/b.conf': 'MaxClients 2\n' });
+    const script = 'mount --bind host-a.conf conf/a.conf && "$NODE" "$BIN" conf; echo "exit=$?"';
+    const r = await run('env', [`NODE=${process.execPath}`, `BIN=${BIN}`, 'unshare', '-m', 'sh', '-c', script], { cwd: stage });
+    expect(r.stdout).toContain('exit=2');
+    expect(r.stderr).toBe('conf/a.conf: cannot replace conf/a.conf: the file is busy (a file mounted on its own, as in a container? convert a copy); file unchanged\n');
+    expect(read(stage, 'host-a.conf')).toBe('MaxClients 1\n');
+    expect(read(stage, 'conf/b.conf')).toBe('MaxRequestWorkers 2\n');
+    expect(temps(stage)).toEqual([]);
   }, 60_000);
 
   test('the command itself runs (guards the skips above from hiding a broken build)', async () => {
