@@ -1,6 +1,6 @@
 // The command line: options (see docs/cli.md), modes, output formats and exit codes.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
@@ -167,6 +167,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const p = plan(paths, engine);
   const writing = !o.dryRun && !o.check;
   const findings: Finding[] = [...p.findings];
+  if (o.diffFile) {
+    // The patch must never land on a file of the tree (it would replace a config).
+    let target = resolve(io.cwd, o.diffFile);
+    try {
+      target = realpathSync(target);
+    } catch {
+      /* a new file */
+    }
+    const clash = p.tree.byPath.get(target);
+    if (clash) {
+      io.stderr.write(`httpd24-codemod: --diff-file ${o.diffFile} is ${clash.display}, one of the configuration files being converted; choose another name (nothing was written)\n`);
+      return 2;
+    }
+  }
 
   if (writing) {
     let interrupted = false;
