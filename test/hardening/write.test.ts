@@ -142,6 +142,27 @@ describe('a write that fails (injected into fs: the engine code path is the prod
   });
 });
 
+describe('--diff-file', () => {
+  test('naming one of the files being converted is refused before anything is written', async () => {
+    const root = tree({ 'conf/httpd.conf': 'MaxClients 1\n' });
+    symlinkSync(join(root, 'conf/httpd.conf'), join(root, 'link.patch'));
+    for (const name of ['conf/httpd.conf', 'link.patch']) {
+      const r = await runCli(['--diff-file', name, 'conf'], root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`httpd24-codemod: --diff-file ${name} is conf/httpd.conf, one of the configuration files being converted; choose another name (nothing was written)\n`);
+      expect(read(root, 'conf/httpd.conf')).toBe('MaxClients 1\n');
+    }
+  });
+
+  test('a patch that cannot be written is an error; the conversion itself stands', async () => {
+    const root = tree({ 'a.conf': 'MaxClients 1\n' });
+    const r = await runCli(['--diff-file', 'no/such/folder/x.patch', 'a.conf'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('no/such/folder/x.patch: cannot write the patch: no such file or folder\n');
+    expect(read(root, 'a.conf')).toBe('MaxRequestWorkers 1\n');
+  });
+});
+
 describe('files that are more than one name', () => {
   test('a hard-linked file: converted under the name given, the other name keeps the old text, said so', async () => {
     const root = tree({ 'a.conf': 'MaxClients 1\n' });
