@@ -12,6 +12,7 @@ import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } fr
 import type { Finding } from '../../transforms/types.js';
 import { errText } from './errors.js';
 import { byteOrder, expandGlob, hasWildcard } from './glob.js';
+import { isTempName } from './write.js';
 
 export interface LoadOptions {
   cwd: string;
@@ -53,6 +54,8 @@ const MAX_PARSE_FINDINGS = 20;
 const MAX_INCLUDE_DIR_DEPTH = 128;
 /** Apache's AP_MAX_INCLUDE_DEPTH: Include files nest at most this deep. */
 const MAX_INCLUDE_DEPTH = 128;
+
+const STALE_TEMP = 'is a temp file left by a run of httpd24-codemod that was killed; Apache reads it where a whole folder is included: remove it';
 
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', '.bzr', 'CVS', 'node_modules']);
 const MAIN_NAMES = new Set(['httpd.conf', 'apache2.conf']);
@@ -276,6 +279,10 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       descending.add(real);
       for (const name of names) {
         const p = join(d, name);
+        if (isTempName(name)) {
+          note('warning', `${displayText(display(p))} ${STALE_TEMP}`);
+          continue;
+        }
         let r: string;
         try {
           r = realpathSync(p);
@@ -408,6 +415,10 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
     const subdirs: string[] = [];
     for (const name of names) {
       const p = join(d, name);
+      if (isTempName(name)) {
+        findings.push(engineFinding('read-error', display(p), 0, 'warning', STALE_TEMP));
+        continue;
+      }
       let st;
       try {
         st = lstatSync(p);
