@@ -109,6 +109,13 @@ describe('Include of a folder', () => {
     expect(json.files.map((f) => f.path)).toEqual(['httpd.conf', 'conf.d/.hidden', 'conf.d/A-upper', 'conf.d/b.conf', 'conf.d/c~', 'conf.d/sub/z.txt']);
   });
 
+  test('a temp file a killed run left behind is named, not read as configuration', async () => {
+    const root = server({ 'httpd.conf': 'Include conf.d\n', 'conf.d/a.conf': 'MaxClients 1\n', 'conf.d/.a.conf.httpd24-codemod-4242-0badf00d.tmp': 'MaxReq' });
+    const { json } = await jsonRun(root);
+    expect(json.files.map((f) => f.path)).toEqual(['httpd.conf', 'conf.d/a.conf']);
+    expect(json.findings).toContainEqual(expect.objectContaining({ line: 2, severity: 'warning', message: 'Include conf.d: conf.d/.a.conf.httpd24-codemod-4242-0badf00d.tmp is a temp file left by a run of httpd24-codemod that was killed; Apache reads it where a whole folder is included: remove it' }));
+  });
+
   test('a symbolic link loop inside is an error, not a hang', async () => {
     const root = server({ 'httpd.conf': 'Include conf.d\n', 'conf.d/sub/a.conf': 'MaxClients 1\n' });
     symlinkSync('..', join(root, 'conf.d/sub/up'));
