@@ -206,7 +206,8 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
    * anything outside the areas (a config saying `Include /` must not walk the disk, nor
    * `Include /etc/shadow` read it). Real paths outside go to `outside`.
    */
-  const includeMatches = (pattern: string, outside: string[], note: (severity: Finding['severity'], message: string) => void): string[] => {
+  type Note = (severity: Finding['severity'], message: string) => void;
+  const includeMatches = (pattern: string, outside: string[], note: Note): string[] => {
     let matches: string[];
     if (hasWildcard(pattern)) {
       const fixed = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf('/') + 1) || '/';
@@ -233,79 +234,58 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       matches = [pattern];
     }
     const out: string[] = [];
-    for (const m of matches) {
-      let real: string;
-      try {
-        real = realpathSync(m);
-      } catch (e) {
-        note('warning', `${displayText(display(m))} is ${symlinkTrouble(e)}; Apache cannot read it`);
-        continue;
-      }
-      if (!inArea(real)) {
-        outside.push(real);
-        continue;
-      }
-      let isDir = false;
-      try {
-        isDir = statSync(real).isDirectory();
-      } catch {
-        /* vanished: readFile reports it */
-      }
-      if (isDir) folderFiles(m, real, outside, note, out);
-      else out.push(m);
-    }
+    for (const m of matches) readSet(m, 0, outside, note, out, new Set());
     return out;
   };
 
-  /** Include of a folder reads every file below it, dot files too, in byte order, at most 128 folders deep (config.c). */
-  const folderFiles = (dir: string, realDir: string, outside: string[], note: (severity: Finding['severity'], message: string) => void, out: string[]): void => {
-    const descending = new Set<string>();
-    const descend = (d: string, real: string, depth: number): void => {
-      if (descending.has(real)) {
-        note('error', `folder ${displayText(display(d))} leads back into ${displayText(display(real))} (a symbolic link loop); Apache refuses to start on it; not followed further`);
-        return;
-      }
-      if (depth > MAX_INCLUDE_DIR_DEPTH) {
-        note('error', `folder ${displayText(display(d))} is nested more than ${MAX_INCLUDE_DIR_DEPTH} levels deep, which Apache refuses; not followed further`);
-        return;
-      }
-      let names: string[];
-      try {
-        names = readdirSync(d).sort(byteOrder);
-      } catch (e) {
-        note('error', `cannot read folder ${displayText(display(d))}: ${errText(e)}`);
-        return;
-      }
-      descending.add(real);
-      for (const name of names) {
-        const p = join(d, name);
-        if (isTempName(name)) {
-          note('warning', `${displayText(display(p))} ${STALE_TEMP}`);
-          continue;
-        }
-        let r: string;
-        try {
-          r = realpathSync(p);
-        } catch (e) {
-          note('warning', `${displayText(display(p))} is ${symlinkTrouble(e)}; Apache cannot read it`);
-          continue;
-        }
-        if (!inArea(r)) {
-          outside.push(r);
-          continue;
-        }
-        let isDir = false;
-        try {
-          isDir = statSync(r).isDirectory();
-        } catch {
-          /* vanished: readFile reports it */
-        }
-        if (isDir) descend(p, r, depth + 1);
-        else out.push(p);
-      }
-      descending.delete(real);
-    };
-    descend(dir, realDir, 1);
+  /**
+   * What an Include reads at `p`: the file, or every file below the folder, dot files too,
+   * in byte order, at most 128 folders deep (config.c); nothing outside the areas.
+   */
+  const readSet = (p: string, depth: number, outside: string[], note: Note, out: string[], descending: Set<string>): void => {
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch (e) {
+      note('warning', `${displayText(display(p))} is ${symlinkTrouble(e)}; Apache cannot read it`);
+      return;
+    }
+    if (!inArea(real)) {
+      outside.push(real);
+      return;
+    }
+    let isDir = false;
+    try {
+      isDir = statSync(real).isDirectory();
+    } catch {
+      /* vanished: readFile reports it */
+    }
+    if (!isDir) {
+      out.push(p);
+      return;
+    }
+    if (descending.has(real)) {
+      note('error', `folder ${displayText(display(p))} leads back into ${displayText(display(real))} (a symbolic link loop); Apache refuses to start on it; not followed further`);
+      return;
+    }
+    if (depth + 1 > MAX_INCLUDE_DIR_DEPTH) {
+      note('error', `folder ${displayText(display(p))} is nested more than ${MAX_INCLUDE_DIR_DEPTH} levels deep, which Apache refuses; not followed further`);
+      return;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(p).sort(byteOrder);
+    } catch (e) {
+      note('error', `cannot read folder ${displayText(display(p))}: ${errText(e)}`);
+      return;
+    }
+    descending.add(real);
+    for (const name of names) {
+      const q = join(p, name);
+      if (isTempName(name)) note('warning', `${displayText(display(q))} ${STALE_TEMP}`);
+      else readSet(q, depth + 1, outside, note, out, descending);
+    }
+    descending.delete(real);
   };
 
   // 3. Main configs and what they include. Files named httpd.conf/apache2.conf or setting
