@@ -1,25 +1,20 @@
 // Include and IncludeOptional as Apache reads them, and never beyond the paths given.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTree, removeTree, runCli } from '../helpers/tree.js';
+import { readBytes, runCli, useTempTrees } from '../helpers/tree.js';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fs = require('node:fs') as typeof import('node:fs');
 
-let roots: string[] = [];
+const { tree } = useTempTrees();
 /** A tree whose httpd.conf starts with `ServerRoot "<root>"`. */
 const server = (files: Record<string, string | Buffer>): string => {
-  const r = makeTree(files);
-  roots.push(r);
+  const r = tree(files);
   const main = join(r, 'httpd.conf');
   writeFileSync(main, `ServerRoot "${r}"\n` + readFileSync(main, 'latin1'), 'latin1');
   return r;
 };
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-const read = (root: string, p: string): string => readFileSync(join(root, p), 'latin1');
+const read = readBytes;
 const jsonRun = async (root: string, args: string[] = []) => {
   const r = await runCli(['-n', '--format', 'json', ...args, 'httpd.conf'], root);
   return { code: r.code, stderr: r.stderr, json: JSON.parse(r.stdout.toString('utf8')) as { files: Array<{ path: string; role: string }>; findings: Array<{ file: string; line: number; severity: string; message: string }> } };
@@ -164,8 +159,7 @@ describe('never beyond the paths given', () => {
   });
 
   test('a symbolic link inside the tree that points outside is not followed', async () => {
-    const secret = makeTree({ 'secret.conf': 'MaxClients 1\n' });
-    roots.push(secret);
+    const secret = tree({ 'secret.conf': 'MaxClients 1\n' });
     const root = server({ 'httpd.conf': 'Include conf.d/*.conf\nInclude linked\n', 'conf.d/ok.conf': 'MaxClients 2\n' });
     symlinkSync(join(secret, 'secret.conf'), join(root, 'conf.d/evil.conf'));
     symlinkSync(secret, join(root, 'linked'));
@@ -179,8 +173,7 @@ describe('never beyond the paths given', () => {
   });
 
   test('many matches outside give one finding', async () => {
-    const outside = makeTree(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`o${i}.conf`, 'X 1\n'])));
-    roots.push(outside);
+    const outside = tree(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`o${i}.conf`, 'X 1\n'])));
     const root = server({ 'httpd.conf': 'Include inside/*.conf\n', 'inside/own.conf': 'MaxClients 1\n' });
     for (let i = 0; i < 50; i++) symlinkSync(join(outside, `o${i}.conf`), join(root, `inside/l${i}.conf`));
     const { json } = await jsonRun(root);

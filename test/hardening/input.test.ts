@@ -4,20 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTree, removeTree, runCli, snapshot } from '../helpers/tree.js';
+import { readBytes, runCli, snapshot, useTempTrees } from '../helpers/tree.js';
 
-let roots: string[] = [];
-const tree = (files: Record<string, string | Buffer>): string => {
-  const r = makeTree(files);
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
+const { tree } = useTempTrees();
 const mkfifoSync = (p: string): void => void execFileSync('mkfifo', [p]);
-const read = (root: string, p: string): string => readFileSync(join(root, p), 'latin1');
+const read = readBytes;
 
 /** Every error on stderr is one line: `file[:line]: message`, no stack trace. */
 function expectOneLineErrors(stderr: string): void {

@@ -1,23 +1,14 @@
 // Large input through the whole pipeline (load, transforms, verification with its second
 // run, diff, write): no quadratic step. The budgets are generous for a slow CI machine;
 // the numbers measured on a 2-core machine are in the comments.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTree, removeTree, runCli } from '../helpers/tree.js';
+import { runCli, useTempTrees } from '../helpers/tree.js';
 import { applyHunks } from '../helpers/patch.js';
 import { type Directive, directive, parse, print, replaceRun, type Section, section } from '../../src/syntax/index.js';
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-function tree(name: string, text: string): string {
-  const r = makeTree({});
-  roots.push(r);
-  writeFileSync(join(r, name), text, 'latin1');
-  return r;
-}
+const temp = useTempTrees();
+const tree = (name: string, text: string): string => temp.tree({ [name]: text });
 
 /** The hunks of a --dry-run patch for one file, parsed back. */
 function patchHunks(patch: string): Array<{ oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }> {

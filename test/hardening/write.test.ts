@@ -6,30 +6,14 @@ import { join } from 'node:path';
 import { apply, plan } from '../../src/engine/run.js';
 import { mpmRenames } from '../../transforms/mpm-renames.js';
 import type { Transform } from '../../transforms/types.js';
-import { makeTree, removeTree, runCli } from '../helpers/tree.js';
+import { readBytes, runCli, useTempTrees } from '../helpers/tree.js';
 import { asNobody, BIN, cannotDropPrivileges, cannotMountTmpfs, chownR, requireBuilt, run, testIf } from '../helpers/system.js';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fs = require('node:fs') as typeof import('node:fs');
 
-let roots: string[] = [];
-const tree = (files: Record<string, string | Buffer>): string => {
-  const r = makeTree(files);
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots) {
-    try {
-      chmodSync(r, 0o755);
-    } catch {
-      /* gone */
-    }
-    removeTree(r);
-  }
-  roots = [];
-});
-const read = (root: string, p: string): string => readFileSync(join(root, p), 'latin1');
+const { tree, track } = useTempTrees();
+const read = readBytes;
 
 /** Every file below root, recursively, as relative paths. */
 function listAll(root: string): string[] {
@@ -210,7 +194,7 @@ describe('real faults (the built command, as nobody or on a file system of its o
   /** A tree nobody can read and write, with `ro/` owned by root (nobody cannot create files there). */
   function nobodyTree(): string {
     const root = mkdtempSync(join(tmpdir(), 'h24-nobody-'));
-    roots.push(root);
+    track(root);
     for (const [p, c] of Object.entries({ 'rw/a.conf': 'MaxClients 1\n', 'ro/b.conf': 'MaxClients 2\n', 'rw/secret.conf': 'MaxClients 3\n', 'rw/closed/c.conf': 'MaxClients 4\n' })) {
       mkdirSync(join(root, p, '..'), { recursive: true });
       writeFileSync(join(root, p), c);
@@ -245,9 +229,9 @@ describe('real faults (the built command, as nobody or on a file system of its o
   async function inNamespace(files: Record<string, string>, how: { tmpfs: string } | { readOnly: true }, cliArgs: string[]) {
     const stage = tree(files);
     const out = mkdtempSync(join(tmpdir(), 'h24-ns-out-'));
-    roots.push(out);
+    track(out);
     const mnt = mkdtempSync(join(tmpdir(), 'h24-ns-mnt-'));
-    roots.push(mnt);
+    track(mnt);
     const mountCmd = 'tmpfs' in how
       ? `mount -t tmpfs -o size=${how.tmpfs} tmpfs "$MNT" && cp -a "$STAGE"/. "$MNT"/`
       : 'cp -a "$STAGE"/. "$MNT"/ && mount --bind "$MNT" "$MNT" && mount -o remount,bind,ro "$MNT"';
