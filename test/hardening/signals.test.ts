@@ -73,13 +73,14 @@ test('signals at random moments: every file old or new, no temp files', async ()
   const outcomes: Outcome[] = [];
   for (let k = 0; k < trials; k++) {
     const root = copy();
-    // One moment in each k-th slice of a run (a little beyond its end too).
-    const afterMs = Math.floor(((k + Math.random()) / trials) * duration * 1.1);
+    // The first within the first 5% of a run (start-up and plan(): nothing written yet),
+    // then one moment in each k-th slice of it (a little beyond its end too).
+    const afterMs = Math.floor((k === 0 ? Math.random() * 0.05 : (k + Math.random()) / trials) * duration * 1.1);
     const signal = SIGNALS[k % SIGNALS.length];
     const r = await run(process.execPath, [BIN, '-q', '.'], { cwd: root, kill: { signal, afterMs } });
     outcomes.push(check(root, r));
   }
-  // The first slice ends well before the first write: the default action stops that run.
+  // The first moment is before the first write: the default action stops that run.
   expect(outcomes.some((o) => o.run.signal !== null)).toBe(true);
 }, 180_000);
 

@@ -32,6 +32,7 @@ function probe(cmd: string, args: string[]): boolean {
 export function cannotDropPrivileges(): string | null {
   if (process.getuid?.() !== 0) return 'not running as root, so cannot switch to nobody';
   if (!probe('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true'])) return 'setpriv cannot switch to uid 65534';
+  if (!probe('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'test', '-r', MAIN_JS])) return `nobody cannot read ${MAIN_JS} (a folder above it is private)`;
   return null;
 }
 
