@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 'use strict';
+// A reader that went away (`| head`) is no error of ours: files are written before the
+// report is printed, so stop quietly with the exit code the run has so far.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e && e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : process.exitCode);
+    throw e;
+  });
+}
 require('../dist/src/cli/main.js')
   .main(process.argv)
   .then((code) => {

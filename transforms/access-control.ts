@@ -49,7 +49,7 @@ function apply(ctx: TransformContext, p: ScopePlan): void {
   }
   while (anchor && anchor.parent && anchor.parent !== box && anchor.parent.kind === 'section' && isWrapper(anchor.parent)) anchor = anchor.parent;
   if (ctx.options.mode === 'dual') {
-    applyDual(box, removed, added, anchor);
+    applyDual(box, removed, added);
   } else {
     // Comments inside <Limit> sections that only held access rules go before the new rules.
     const emptied = [...walk(box)].filter((n): n is Section => n.kind === 'section' && isWrapper(n) && n.children.every((c) => removed.has(c) || c.kind === 'comment' || c.kind === 'blank'));
@@ -100,27 +100,35 @@ function insertAfterAuth(box: Container, added: Node[]): void {
 }
 
 /** --mode dual: keep the 2.2 lines under <IfModule !mod_authz_core.c>, add the 2.4 ones under <IfModule mod_authz_core.c>. */
-function applyDual(box: Container, removed: Set<Node>, added: Node[], anchor: Node | null): void {
-  // Runs of adjacent old lines (with the Limit sections that hold them) at the top level of the scope.
-  const top = (n: Node): Node => {
+function applyDual(box: Container, removed: Set<Node>, added: Node[]): void {
+  // Old lines, lifted out of the <Limit>s (and access-module <IfModule>s) that only scope them.
+  const lift = (n: Node): Node => {
     let x: Node = n;
-    while (x.parent && x.parent !== box && x.parent.kind === 'section') x = x.parent;
+    while (x.parent && x.parent !== box && x.parent.kind === 'section' && isWrapper(x.parent)) x = x.parent;
     return x;
   };
-  const olds = new Set([...removed].map(top));
+  const units = new Set([...removed].map(lift));
+  // Runs of adjacent old lines (comments between them included) in each container.
   const runs: Node[][] = [];
-  let run: Node[] = [];
-  for (const c of box.children) {
-    if (olds.has(c)) run.push(c);
-    else if ((c.kind === 'comment' || c.kind === 'blank') && run.length > 0) run.push(c);
-    else if (run.length > 0) {
-      runs.push(trimTrivia(run));
-      run = [];
+  const seen = new Set<Container>();
+  for (const u of units) {
+    const c = u.parent;
+    if (!c || seen.has(c)) continue;
+    seen.add(c);
+    let run: Node[] = [];
+    for (const x of c.children) {
+      if (units.has(x)) run.push(x);
+      else if ((x.kind === 'comment' || x.kind === 'blank') && run.length > 0) run.push(x);
+      else if (run.length > 0) {
+        runs.push(trimTrivia(run));
+        run = [];
+      }
     }
+    if (run.length > 0) runs.push(trimTrivia(run));
   }
-  if (run.length > 0) runs.push(trimTrivia(run));
   const block = section('IfModule', ['mod_authz_core.c'], added);
-  const first = anchor ? top(anchor) : null;
+  // The 2.4 block goes just before the first run, so no run is split.
+  const first = runs.find((r) => r.length > 0)?.[0];
   if (first) first.before(block);
   else insertAfterAuth(box, [block]);
   for (const r of runs) if (r.length > 0) wrap(r, 'IfModule', ['!mod_authz_core.c']);

@@ -1,11 +1,12 @@
 // The command line: options (see docs/cli.md), modes, output formats and exit codes.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
-import { unifiedDiff } from '../engine/diff.js';
-import { apply, type EngineOptions, plan, selectTransforms } from '../engine/run.js';
+import { hunks, unifiedDiff } from '../engine/diff.js';
+import { errText } from '../engine/errors.js';
+import { apply, type EngineOptions, type FileOutcome, plan, selectTransforms } from '../engine/run.js';
 import { findHttpd, verifyPlan } from '../engine/verify.js';
 import { removePendingTempFiles } from '../engine/write.js';
 import { displayText } from '../syntax/index.js';
@@ -46,6 +47,8 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   if ((env.NO_COLOR !== undefined && env.NO_COLOR !== '') || noColor) on = false;
   return on;
 }
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
@@ -111,8 +114,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const o = program.opts<CliOptions>();
   const paths = [...program.args];
   // `--backup x.conf`: commander takes x.conf as the optional suffix; a suffix starts with
-  // '.', '~' or '_', anything else is a path.
-  if (typeof o.backup === 'string' && !/^[.~_-]/.test(o.backup)) {
+  // '.', '~', '_' or '-' and is part of a file name (no '/'), anything else is a path.
+  if (typeof o.backup === 'string' && (!/^[.~_-]/.test(o.backup) || o.backup.includes('/'))) {
     paths.unshift(o.backup);
     o.backup = true;
   }
@@ -169,6 +172,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const p = plan(paths, engine);
   let writing = !o.dryRun && !o.check;
   const findings: Finding[] = [...p.findings];
+  if (o.diffFile) {
+    // The patch must never land on a file of the tree (it would replace a config).
+    let target = resolve(io.cwd, o.diffFile);
+    try {
+      target = realpathSync(target);
+    } catch {
+      /* a new file */
+    }
+    const clash = p.tree.byPath.get(target);
+    if (clash) {
+      io.stderr.write(`httpd24-codemod: --diff-file ${o.diffFile} is ${clash.display}, one of the configuration files being converted; choose another name (nothing was written)\n`);
+      return 2;
+    }
+  }
 
   if ((o.verify || o.httpd) && p.tree.files.length > 0) {
     const refuse = (file: string, message: string): void => {
@@ -190,21 +207,27 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     const onSignal = (): void => {
       interrupted = true;
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    // Until now nothing was written and the default action (exit) is right. From here a
+    // signal lets the group being written finish, and no further group starts.
+    for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
     try {
       findings.push(...(await apply(p, { backup: o.backup === undefined || o.backup === false ? undefined : o.backup === true ? '.orig' : o.backup, shouldStop: () => interrupted })));
     } finally {
       removePendingTempFiles();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
     }
     if (interrupted) findings.push({ transform: 'write', file: paths[0], line: 0, column: 0, severity: 'error', message: 'interrupted: files already written are complete, the rest are unchanged' });
   }
 
   const changed = p.files.filter((x) => x.status === 'changed');
-  const patch = changed.map((x) => unifiedDiff(x.file.display, x.before, x.after)).join('');
-  if (o.diffFile) writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(patch, 'latin1'));
+  const diffOf = (x: FileOutcome): string => unifiedDiff(x.file.display, x.before, x.after, hunks(x.before, x.after, 3, x.file.doc));
+  if (o.diffFile) {
+    try {
+      writeFileSync(resolve(io.cwd, o.diffFile), Buffer.from(changed.map(diffOf).join(''), 'latin1'));
+    } catch (e) {
+      findings.push({ transform: 'write', file: o.diffFile, line: 0, column: 0, severity: 'error', message: `cannot write the patch: ${errText(e)}` });
+    }
+  }
 
   const sorted = sortFindings(findings);
   const s = summarize(p, sorted);
@@ -236,7 +259,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       for (const x of changed) io.stdout.write(`would change: ${x.file.display}\n`);
     }
     for (const x of p.files) {
-      if (o.dryRun && x.status === 'changed') io.stdout.write(colored(unifiedDiff(x.file.display, x.before, x.after)));
+      if (o.dryRun && x.status === 'changed') io.stdout.write(colored(diffOf(x)));
       for (const f of byFile.get(x.file.display) ?? []) io.stdout.write(findingLine(f, c) + '\n');
       byFile.delete(x.file.display);
     }

@@ -25,12 +25,13 @@ export function toSarif(p: Plan, findings: readonly Finding[], transforms: reado
     }
   }
   const hunksByFile = new Map<string, ReturnType<typeof hunks>>();
-  for (const o of p.files) if (o.status === 'changed') hunksByFile.set(o.file.display, hunks(o.before, o.after, 0));
+  for (const o of p.files) if (o.status === 'changed') hunksByFile.set(o.file.display, hunks(o.before, o.after, 0, o.file.doc));
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
 
   const results = findings.map((f) => {
     const result: Record<string, unknown> = {
       ruleId: f.transform,
-      ruleIndex: rules.findIndex((r) => r.id === f.transform),
+      ruleIndex: ruleIndex.get(f.transform) ?? -1,
       level: LEVEL[f.severity],
       kind: f.severity === 'change' ? 'informational' : 'fail',
       message: { text: f.message },
@@ -39,7 +40,7 @@ export function toSarif(p: Plan, findings: readonly Finding[], transforms: reado
     };
     if (f.severity === 'change') {
       // An insertion hunk sits just after the line the finding names.
-      const h = (hunksByFile.get(f.file) ?? []).find((x) => f.line >= x.oldStart - (x.oldLines === 0 ? 1 : 0) && f.line <= x.oldStart + Math.max(x.oldLines, 1) - 1);
+      const h = hunkAt(hunksByFile.get(f.file) ?? [], f.line);
       if (h) {
         const inserted = h.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1) + '\n').join('');
         const deletedRegion = h.oldLines > 0
@@ -62,6 +63,20 @@ export function toSarif(p: Plan, findings: readonly Finding[], transforms: reado
       results,
     }],
   };
+}
+
+/** The hunk covering a line (hunks are in line order; binary search: a file may have thousands). */
+function hunkAt(hs: ReturnType<typeof hunks>, line: number): ReturnType<typeof hunks>[number] | undefined {
+  const first = (x: (typeof hs)[number]): number => x.oldStart - (x.oldLines === 0 ? 1 : 0);
+  const last = (x: (typeof hs)[number]): number => x.oldStart + Math.max(x.oldLines, 1) - 1;
+  let lo = 0;
+  let hi = hs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (last(hs[mid]) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hs.length && first(hs[lo]) <= line ? hs[lo] : undefined;
 }
 
 function uriOf(file: string): string {

@@ -10,7 +10,9 @@ import { substitute } from '../model/vars.js';
 import { type ConfigFile, ConfigTree, type FileRole } from '../model/tree.js';
 import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
+import { errText } from './errors.js';
 import { byteOrder, expandGlob, hasWildcard } from './glob.js';
+import { isTempName } from './write.js';
 
 export interface LoadOptions {
   cwd: string;
@@ -30,6 +32,8 @@ export interface SourceInfo {
   mode: number;
   uid: number;
   gid: number;
+  /** Other names of the same file (hard links) keep the old text after a rewrite. */
+  nlink: number;
   sha256: string;
 }
 
@@ -40,6 +44,18 @@ export interface LoadResult {
   /** Files given or found that could not be loaded at all. */
   failed: number;
 }
+
+/** Larger files are refused before reading: a JavaScript string holds at most 512 MiB, and no
+ * real configuration file comes near this. */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** Parse findings listed per file: a file with 10,000 unclosed sections needs no 10,000 lines. */
+const MAX_PARSE_FINDINGS = 20;
+/** Apache's AP_MAX_INCLUDE_DIR_DEPTH: Include of a folder descends at most this deep. */
+const MAX_INCLUDE_DIR_DEPTH = 128;
+/** Apache's AP_MAX_INCLUDE_DEPTH: Include files nest at most this deep. */
+const MAX_INCLUDE_DEPTH = 128;
+
+const STALE_TEMP = 'is a temp file left by a run of httpd24-codemod that was killed; Apache reads it where a whole folder is included: remove it';
 
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', '.bzr', 'CVS', 'node_modules']);
 const MAIN_NAMES = new Set(['httpd.conf', 'apache2.conf']);
@@ -118,6 +134,11 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
         failed++;
         return null;
       }
+      if (st.size > MAX_FILE_BYTES) {
+        findings.push(engineFinding('read-error', display(shown), 0, 'error', `${Math.round(st.size / 1048576)} MiB is more than the ${MAX_FILE_BYTES / 1048576} MiB a configuration file can be here; left alone`));
+        failed++;
+        return null;
+      }
       bytes = readFileSync(real);
     } catch (e) {
       findings.push(engineFinding('read-error', display(shown), 0, 'error', `cannot read: ${errText(e)}`));
@@ -133,6 +154,15 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       }
       return null;
     }
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) {
+      // Text with a NUL further on: Apache stops reading that line at the NUL, so the file
+      // does not mean what its bytes say. A damaged file is not ours to rewrite.
+      const line = lineAt(bytes, nul);
+      findings.push(engineFinding('binary-file', display(shown), line, 'error', `NUL byte on line ${line} (a damaged file?): Apache ignores the rest of that line; file left unchanged`));
+      failed++;
+      return null;
+    }
     const original = decodeBytes(bytes);
     const text = opts.overlay?.get(real) ?? original;
     const doc = parse(text);
@@ -140,25 +170,123 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     tree.add(file);
     sources.set(file, {
       text: original,
-      size: st.size,
+      size: bytes.length,
       mtimeMs: st.mtimeMs,
+      nlink: st.nlink,
       mode: st.mode,
       uid: st.uid,
       gid: st.gid,
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
-    for (const d of doc.diagnostics) {
+    const diagnostics = [...doc.diagnostics].sort((a, b) => a.line - b.line);
+    for (const d of diagnostics.slice(0, MAX_PARSE_FINDINGS)) {
       findings.push({ transform: 'parse', file: file.display, line: d.line, column: d.column, severity: d.severity, message: displayText(d.message) + (d.severity === 'error' ? '; file left unchanged' : '') });
+    }
+    if (diagnostics.length > MAX_PARSE_FINDINGS) {
+      const rest = diagnostics.slice(MAX_PARSE_FINDINGS);
+      const errors = rest.some((d) => d.severity === 'error');
+      findings.push({ transform: 'parse', file: file.display, line: rest[0].line, column: 0, severity: errors ? 'error' : 'warning', message: `${rest.length} more parse problems on lines ${rest[0].line} to ${rest[rest.length - 1].line}, not listed one by one${errors ? '; file left unchanged' : ''}` });
     }
     return file;
   };
 
   const files: Array<{ file: ConfigFile; explicit: boolean }> = [];
+  const listed = new Set<ConfigFile>();
   for (const c of candidates) {
     const name = basename(c.shown);
     const f = readFile(c.shown, c.explicit, name === '.htaccess' ? 'htaccess' : 'standalone');
-    if (f && !files.some((x) => x.file === f)) files.push({ file: f, explicit: c.explicit });
+    if (f && !listed.has(f)) {
+      listed.add(f);
+      files.push({ file: f, explicit: c.explicit });
+    }
   }
+
+  /**
+   * The files an Include pattern reads, in Apache's order, without reading or listing
+   * anything outside the areas (a config saying `Include /` must not walk the disk, nor
+   * `Include /etc/shadow` read it). Real paths outside go to `outside`.
+   */
+  type Note = (severity: Finding['severity'], message: string) => void;
+  const includeMatches = (pattern: string, outside: string[], note: Note): string[] => {
+    let matches: string[];
+    if (hasWildcard(pattern)) {
+      const fixed = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf('/') + 1) || '/';
+      let realFixed: string;
+      try {
+        realFixed = realpathSync(fixed);
+      } catch {
+        return [];
+      }
+      const holdsArea = areas.some((a) => a === realFixed || a.startsWith(realFixed.endsWith(sep) ? realFixed : realFixed + sep));
+      if (!inArea(realFixed) && !holdsArea) {
+        outside.push(pattern);
+        return [];
+      }
+      matches = expandGlob(pattern);
+    } else {
+      try {
+        statSync(pattern);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        note('warning', `cannot read ${displayText(pattern)}: ${errText(e)}`);
+        return [];
+      }
+      matches = [pattern];
+    }
+    const out: string[] = [];
+    for (const m of matches) readSet(m, 0, outside, note, out, new Set());
+    return out;
+  };
+
+  /**
+   * What an Include reads at `p`: the file, or every file below the folder, dot files too,
+   * in byte order, at most 128 folders deep (config.c); nothing outside the areas.
+   */
+  const readSet = (p: string, depth: number, outside: string[], note: Note, out: string[], descending: Set<string>): void => {
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch (e) {
+      note('warning', `${displayText(display(p))} is ${symlinkTrouble(e)}; Apache cannot read it`);
+      return;
+    }
+    if (!inArea(real)) {
+      outside.push(real);
+      return;
+    }
+    let isDir = false;
+    try {
+      isDir = statSync(real).isDirectory();
+    } catch {
+      /* vanished: readFile reports it */
+    }
+    if (!isDir) {
+      out.push(p);
+      return;
+    }
+    if (descending.has(real)) {
+      note('error', `folder ${displayText(display(p))} leads back into ${displayText(display(real))} (a symbolic link loop); Apache refuses to start on it; not followed further`);
+      return;
+    }
+    if (depth + 1 > MAX_INCLUDE_DIR_DEPTH) {
+      note('error', `folder ${displayText(display(p))} is nested more than ${MAX_INCLUDE_DIR_DEPTH} levels deep, which Apache refuses; not followed further`);
+      return;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(p).sort(byteOrder);
+    } catch (e) {
+      note('error', `cannot read folder ${displayText(display(p))}: ${errText(e)}`);
+      return;
+    }
+    descending.add(real);
+    for (const name of names) {
+      const q = join(p, name);
+      if (isTempName(name)) note('warning', `${displayText(display(q))} ${STALE_TEMP}`);
+      else readSet(q, depth + 1, outside, note, out, descending);
+    }
+    descending.delete(real);
+  };
 
   // 3. Main configs and what they include. Files named httpd.conf/apache2.conf or setting
   // ServerRoot are mains first; a file they include is never a main of its own, even if
@@ -185,41 +313,35 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
           continue;
         }
         const pattern = isAbsolute(sub.text) ? sub.text : join(serverRoot, sub.text);
-        let matches: string[];
-        if (hasWildcard(pattern)) matches = expandGlob(pattern);
-        else {
-          try {
-            statSync(pattern);
-            matches = [pattern];
-          } catch {
-            matches = [];
-          }
-        }
-        if (matches.length === 0) {
+        const where = `${d.name} ${displayText(raw)}`;
+        const note = (severity: Finding['severity'], message: string): void => {
+          findings.push(engineFinding('include', file.display, d.line, severity, `${where}: ${message}`));
+        };
+        const outside: string[] = [];
+        const found = includeMatches(pattern, outside, note);
+        if (found.length === 0 && outside.length === 0) {
           if (!optional) {
             findings.push(engineFinding('include', file.display, d.line, 'warning', hasWildcard(pattern)
-              ? `${d.name} ${displayText(raw)} matches no file; httpd 2.4 refuses to start on a wildcard Include that matches nothing (IncludeOptional allows it)`
-              : `${d.name} ${displayText(raw)}: ${displayText(pattern)} does not exist`));
+              ? `${where} matches no file; httpd 2.4 refuses to start on a wildcard Include that matches nothing (IncludeOptional allows it)`
+              : `${where}: ${displayText(pattern)} does not exist`));
           }
           tree.includes.set(d, { from: file, directive: d, resolved: pattern, targets: [] });
           continue;
         }
+        if (outside.length > 0) {
+          const more = outside.length > 1 ? ` and ${outside.length - 1} more` : '';
+          findings.push(engineFinding('include', file.display, d.line, 'warning', `${where} reaches ${displayText(outside[0])}${more}, outside the paths given; not followed (give its folder or --server-root)`));
+        }
         const targets: ConfigFile[] = [];
-        for (const m of expandFolders(matches)) {
-          let real: string;
-          try {
-            real = realpathSync(m);
-          } catch {
-            continue;
-          }
-          if (!inArea(real)) {
-            findings.push(engineFinding('include', file.display, d.line, 'warning', `${d.name} ${displayText(raw)} reaches ${displayText(real)}, outside the paths given; not followed (give its folder or --server-root)`));
-            continue;
-          }
+        if (found.length > 0 && chain.length > MAX_INCLUDE_DEPTH) {
+          findings.push(engineFinding('include', file.display, d.line, 'error', `${where}: Include files nest deeper than ${MAX_INCLUDE_DEPTH} levels, which Apache refuses ("Exceeded maximum include depth"); not followed`));
+          found.length = 0;
+        }
+        for (const m of found) {
           const target = readFile(m, true, 'included');
           if (!target) continue;
           if (target === file || chain.includes(target)) {
-            findings.push(engineFinding('include', file.display, d.line, 'error', `${d.name} ${displayText(raw)} includes ${target.display}, which is already being read (Include cycle); not followed`));
+            findings.push(engineFinding('include', file.display, d.line, 'error', `${where} includes ${target.display}, which is already being read (Include cycle); not followed`));
             continue;
           }
           if (target.role === 'standalone' || target.role === 'main') target.role = 'included';
@@ -273,13 +395,24 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
     const subdirs: string[] = [];
     for (const name of names) {
       const p = join(d, name);
+      if (isTempName(name)) {
+        findings.push(engineFinding('read-error', display(p), 0, 'warning', STALE_TEMP));
+        continue;
+      }
       let st;
       try {
         st = lstatSync(p);
-        if (st.isSymbolicLink()) st = statSync(p);
-      } catch {
-        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', 'dangling symbolic link skipped'));
+      } catch (e) {
+        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `vanished while its folder was read (${errText(e)}); skipped`));
         continue;
+      }
+      if (st.isSymbolicLink()) {
+        try {
+          st = statSync(p);
+        } catch (e) {
+          if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `${symlinkTrouble(e)}, skipped`));
+          continue;
+        }
       }
       if (st.isDirectory()) {
         if (!SKIP_DIRS.has(name)) subdirs.push(p);
@@ -289,31 +422,6 @@ function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
-}
-
-/** Include of a folder reads every file below it, in byte order (config.c). */
-function expandFolders(paths: string[]): string[] {
-  const out: string[] = [];
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (!st.isDirectory()) {
-      out.push(p);
-      continue;
-    }
-    let names: string[] = [];
-    try {
-      names = readdirSync(p).sort(byteOrder);
-    } catch {
-      continue;
-    }
-    out.push(...expandFolders(names.map((n) => join(p, n))));
-  }
-  return out;
 }
 
 function includeDirectives(file: ConfigFile): Directive[] {
@@ -363,13 +471,16 @@ function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<
   return { root: guess };
 }
 
-function errText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT': return 'no such file or folder';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ELOOP': return 'too many levels of symbolic links';
-    case 'EISDIR': return 'is a folder';
-    default: return err?.message ?? String(e);
-  }
+/** Why a path that lstat() sees cannot be followed. */
+function symlinkTrouble(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === 'ELOOP' ? 'a symbolic link loop' : code === 'ENOENT' ? 'a dangling symbolic link' : `unreadable (${errText(e)})`;
 }
+
+/** The line (1-based) holding byte `at`. */
+function lineAt(bytes: Buffer, at: number): number {
+  let line = 1;
+  for (let i = bytes.indexOf(10); i >= 0 && i < at; i = bytes.indexOf(10, i + 1)) line++;
+  return line;
+}
+

@@ -2,9 +2,9 @@
 // --explain. The file is a tree of its own (no includes followed).
 
 import { type ConfigFile, ConfigTree, type FileRole } from '../model/tree.js';
-import { parse, print } from '../syntax/index.js';
+import { type Document, parse, print } from '../syntax/index.js';
 import type { Finding, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
-import { lineOf } from './run.js';
+import { lineOf, oneLine } from './run.js';
 
 export interface MemoryResult {
   output: string;
@@ -19,8 +19,12 @@ export interface MemoryOptions extends Partial<TransformOptions> {
 }
 
 export function runOnText(text: string, transforms: readonly Transform[], opts: MemoryOptions = {}): MemoryResult {
+  return runOnDocument(parse(text), transforms, opts);
+}
+
+/** Like runOnText, on a document already parsed (edited in place): tests compare its nodes before and after. */
+export function runOnDocument(doc: Document, transforms: readonly Transform[], opts: MemoryOptions = {}): MemoryResult {
   const name = opts.name ?? 'input.conf';
-  const doc = parse(text);
   const tree = new ConfigTree();
   const role: FileRole = opts.role ?? (name.endsWith('.htaccess') ? 'htaccess' : 'main');
   const file: ConfigFile = { path: '/' + name, display: name, doc, role, includedBy: [] };
@@ -48,7 +52,7 @@ export function runOnText(text: string, transforms: readonly Transform[], opts: 
       report: (r) => {
         if (!collect || (r.file && r.file !== file)) return;
         const line = r.line ?? lineOf(r.node);
-        findings.push({ transform: t.id, file: file.display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: r.message, docs: t.docs });
+        findings.push({ transform: t.id, file: file.display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: oneLine(r.message), docs: t.docs });
       },
     };
   }

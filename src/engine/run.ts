@@ -1,13 +1,13 @@
 // The pipeline: load → transforms (in order, each over every file) → print → verify.
 // plan() computes everything and touches nothing on disk; apply() writes.
 
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { ConfigFile, ConfigTree } from '../model/tree.js';
 import { Document, FrozenNodeError, type Node, parse, print } from '../syntax/index.js';
 import { transforms as allTransforms } from '../../transforms/index.js';
 import type { Finding, ReportInput, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
 import { DisabledNodes } from './disable.js';
+import { errText } from './errors.js';
 import { load, type SourceInfo } from './load.js';
 import { changedOnDisk, commitTemp, discardTemp, writeBackup, writeTemp } from './write.js';
 
@@ -78,6 +78,11 @@ class Groups {
   }
 }
 
+/** A finding is one line: control characters that came from configuration values are shown escaped. */
+export function oneLine(message: string): string {
+  return message.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+}
+
 /** The line to report for a node: its own, else the nearest original line around it. */
 export function lineOf(node: Node | undefined): number {
   let n: Node | null | undefined = node;
@@ -140,7 +145,7 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
           if (target !== file) groups.join(file, target);
           if (!collect) return;
           const line = r.line ?? lineOf(r.node);
-          findings.push({ transform: t.id, file: target.display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: r.message, docs: t.docs });
+          findings.push({ transform: t.id, file: target.display, line, column: line > 0 ? 1 : 0, severity: r.severity, message: oneLine(r.message), docs: t.docs });
         },
       };
       Document.onEdit = (doc) => {
@@ -240,67 +245,87 @@ export interface ApplyOptions {
   shouldStop?: () => boolean;
 }
 
-/** Writes the changed files of a plan, group by group. Returns findings about the writes. */
+/**
+ * Writes the changed files of a plan, group by group: each group all-new or all-old.
+ * A file is written to a temp file beside it, compared with what was read (someone may
+ * have edited it since: then it is not overwritten), backed up if asked, and renamed
+ * over the original. Returns findings about the writes; a failed group does not stop the
+ * others.
+ */
 export async function apply(p: Plan, opts: ApplyOptions = {}): Promise<Finding[]> {
   const out: Finding[] = [];
   const byFile = new Map(p.files.map((o) => [o.file, o]));
+  const fail = (o: FileOutcome, message: string): void => {
+    out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'error', message });
+    o.status = 'failed';
+  };
   for (const group of p.groups) {
-    if (opts.shouldStop?.()) {
-      out.push({ transform: 'write', file: group[0].display, line: 0, column: 0, severity: 'error', message: 'interrupted before this file was written; it is unchanged' });
-      continue;
-    }
     const todo = group.map((f) => byFile.get(f)!).filter((o) => o.status === 'changed');
     if (todo.length === 0) continue;
     // Let signal handlers run between groups.
     await new Promise((r) => setImmediate(r));
-    const problem = todo.map((o) => ({ o, why: changedOnDisk(o.file.path, p.sources.get(o.file)!) })).find((x) => x.why !== null);
-    if (problem) {
-      for (const o of todo) {
-        out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'error', message: o === problem.o ? problem.why! : `not written because ${problem.o.file.display} could not be (${problem.why})` });
-        o.status = 'failed';
-      }
+    if (opts.shouldStop?.()) {
+      for (const o of todo) fail(o, 'interrupted before this file was written; it is unchanged');
       continue;
     }
     const temps: Array<{ o: FileOutcome; tmp: string }> = [];
-    try {
-      for (const o of todo) temps.push({ o, tmp: writeTemp(o.file.path, Buffer.from(o.after, 'latin1'), p.sources.get(o.file)!) });
-    } catch (e) {
+    const discardAll = (): void => {
       for (const t of temps) discardTemp(t.tmp);
+    };
+    let writing: FileOutcome | undefined;
+    try {
       for (const o of todo) {
-        out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'error', message: `cannot write: ${(e as Error).message}; file unchanged` });
-        o.status = 'failed';
+        writing = o;
+        temps.push({ o, tmp: writeTemp(o.file.path, Buffer.from(o.after, 'latin1'), p.sources.get(o.file)!) });
       }
+    } catch (e) {
+      discardAll();
+      const why = `cannot write in ${dirname(writing!.file.display) || '.'}: ${errText(e)}`;
+      for (const o of todo) fail(o, o === writing ? `${why}; file unchanged` : `not written because ${writing!.file.display} could not be (${errText(e)}); file unchanged`);
+      continue;
+    }
+    // Checked last, right before the renames: the window for a concurrent edit is small.
+    const problem = todo.map((o) => ({ o, why: changedOnDisk(o.file.path, p.sources.get(o.file)!) })).find((x) => x.why !== null);
+    if (problem) {
+      discardAll();
+      for (const o of todo) fail(o, o === problem.o ? problem.why! : `not written because ${problem.o.file.display} could not be (${problem.why})`);
       continue;
     }
     const done: FileOutcome[] = [];
+    const linkNotes: Finding[] = [];
     for (const { o, tmp } of temps) {
       try {
         if (opts.backup !== undefined) {
-          const info = p.sources.get(o.file)!;
-          const name = writeBackup(o.file.path, readFileSync(o.file.path), info, opts.backup);
+          const name = writeBackup(o.file.path, Buffer.from(o.before, 'latin1'), p.sources.get(o.file)!, opts.backup);
           if (name !== o.file.path + opts.backup) {
             out.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'warning', message: `${basename(o.file.path)}${opts.backup} already exists and is kept; the original is in ${basename(name)}` });
           }
         }
         commitTemp(tmp, o.file.path);
         done.push(o);
+        const links = p.sources.get(o.file)!.nlink;
+        if (links > 1) linkNotes.push({ transform: 'write', file: o.file.display, line: 0, column: 0, severity: 'warning', message: `this file had ${links} names (hard links); only this name holds the converted text, the others keep the old one` });
       } catch (e) {
-        for (const t of temps.slice(temps.findIndex((x) => x.tmp === tmp))) discardTemp(t.tmp);
+        discardAll();
         // Put back what this group already replaced, so the group stays all-old.
+        const notRestored: FileOutcome[] = [];
         for (const d of done) {
           try {
             commitTemp(writeTemp(d.file.path, Buffer.from(d.before, 'latin1'), p.sources.get(d.file)!), d.file.path);
           } catch {
-            /* reported below */
+            notRestored.push(d);
           }
         }
+        const busy = (e as NodeJS.ErrnoException).code === 'EBUSY' ? ' (a file mounted on its own, as in a container? convert a copy)' : '';
+        const why = `cannot ${opts.backup !== undefined ? 'back up or ' : ''}replace ${o.file.display}: ${errText(e)}${busy}`;
         for (const x of todo) {
-          out.push({ transform: 'write', file: x.file.display, line: 0, column: 0, severity: 'error', message: `cannot write: ${(e as Error).message}; file unchanged` });
-          x.status = 'failed';
+          if (notRestored.includes(x)) fail(x, `${why}; this file was already converted and could not be put back: the others of its group are unchanged`);
+          else fail(x, x === o ? `${why}; file unchanged` : `not written because ${o.file.display} could not be (${errText(e)}); file unchanged`);
         }
         break;
       }
     }
+    if (done.length === temps.length) out.push(...linkNotes);
   }
   return out;
 }

@@ -39,6 +39,11 @@ function tempName(path: string): string {
   return join(dirname(path), `.${basename(path)}.httpd24-codemod-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
+/** A temp file of ours (see tempName): only a killed run (SIGKILL, power loss) leaves one. */
+export function isTempName(name: string): boolean {
+  return /^\..+\.httpd24-codemod-\d+-[0-9a-f]{8}\.tmp$/.test(name);
+}
+
 /** Writes bytes to a new temp file beside `path` with the original's mode and owner; returns its name. */
 export function writeTemp(path: string, bytes: Uint8Array, info: Pick<SourceInfo, 'mode' | 'uid' | 'gid'>): string {
   const tmp = tempName(path);

@@ -97,20 +97,21 @@ export class ServerScopes {
     this.defines = new Map(defines);
     const main: UrlMap = { documentRoot: null, aliases: [], opaque: false };
     this.urlMaps.set(null, main);
-    const open: Array<{ section: Section; scope: Scope }> = [];
+    const open: Array<{ depth: number; scope: Scope }> = [];
     let id = 0;
     for (const v of server.walk()) {
       const n = v.node;
       // Scopes whose section we have left.
-      while (open.length > 0 && !v.sections.includes(open[open.length - 1].section)) open.pop();
-      const vhost = [...v.sections].reverse().find((s) => s.is('VirtualHost')) ?? null;
+      while (open.length > 0 && open[open.length - 1].depth >= v.depth + 1) open.pop();
+      const vhost = v.vhost;
       if (n.kind === 'section' && n.is('VirtualHost')) {
         this.vhosts.push(n);
         this.urlMaps.set(n, { documentRoot: null, aliases: [], opaque: false });
         continue;
       }
       if (n.kind === 'directive') {
-        this.readServerDirective(n, vhost, v.sections);
+        // Only server- and vhost-level directives shape the URL mapping.
+        if (open.length === 0) this.readServerDirective(n, vhost);
         continue;
       }
       if (n.kind !== 'section') continue;
@@ -149,13 +150,11 @@ export class ServerScopes {
         allowOverride: ao && k === 'directory' ? parseOverrides(ao.values) : null,
       };
       this.scopes.push(scope);
-      open.push({ section: n, scope });
+      open.push({ depth: v.depth + 1, scope });
     }
   }
 
-  private readServerDirective(d: Directive, vhost: Section | null, around: readonly Section[]): void {
-    // Only server- and vhost-level directives shape the URL mapping.
-    if (around.some((s) => KIND[s.key] !== undefined)) return;
+  private readServerDirective(d: Directive, vhost: Section | null): void {
     const map = this.urlMaps.get(vhost)!;
     const val = (i: number): string => substitute(d.values[i] ?? '', this.defines).text;
     if (d.is('Define') && d.values.length >= 1) this.defines.set(d.values[0], d.values[1] ?? '');

@@ -81,8 +81,39 @@ const MAYBE_STATIC_22 = new Set(['core_module', 'http_module', 'so_module', 'log
 export interface Visit {
   node: Node;
   file: ConfigFile;
-  /** Enclosing sections, outermost first, across Include boundaries. */
-  sections: readonly Section[];
+  /** Enclosing sections, outermost first, across Include boundaries (built when first read). */
+  readonly sections: readonly Section[];
+  /** How many sections enclose the node. */
+  depth: number;
+  /** The <VirtualHost> around the node, or null at server level. */
+  vhost: Section | null;
+}
+
+/**
+ * The sections open at a point of the walk, as a chain of frames: each frame knows its parent,
+ * so entering a section costs O(1) and the array is only built for the nodes that ask.
+ */
+class Scope {
+  private list: readonly Section[] | undefined;
+  constructor(readonly parent: Scope | null, readonly section: Section | null, readonly depth: number, readonly vhost: Section | null) {}
+
+  static root(): Scope {
+    return new Scope(null, null, 0, null);
+  }
+
+  enter(s: Section): Scope {
+    return new Scope(this, s, this.depth + 1, s.is('VirtualHost') ? s : this.vhost);
+  }
+
+  sections(): readonly Section[] {
+    if (this.list === undefined) {
+      const out: Section[] = new Array(this.depth);
+      let k = this.depth;
+      for (let f: Scope | null = this; f && f.section; f = f.parent) out[--k] = f.section;
+      this.list = out;
+    }
+    return this.list;
+  }
 }
 
 /** One server: its main config and what it includes, in Apache's reading order. */
@@ -104,8 +135,8 @@ export class ServerModel {
 
   /** Every node of the server in reading order; Include directives are followed where they stand. */
   *walk(): Generator<Visit> {
-    interface Frame { file: ConfigFile; list: Node[]; i: number; sections: Section[] }
-    const stack: Frame[] = [{ file: this.main, list: this.main.doc.children, i: 0, sections: [] }];
+    interface Frame { file: ConfigFile; list: Node[]; i: number; scope: Scope }
+    const stack: Frame[] = [{ file: this.main, list: this.main.doc.children, i: 0, scope: Scope.root() }];
     const reading = new Set<ConfigFile>([this.main]);
     while (stack.length > 0) {
       const f = stack[stack.length - 1];
@@ -115,9 +146,18 @@ export class ServerModel {
         continue;
       }
       const n = f.list[f.i++];
-      yield { node: n, file: f.file, sections: f.sections };
+      const scope = f.scope;
+      yield {
+        node: n,
+        file: f.file,
+        get sections() {
+          return scope.sections();
+        },
+        depth: scope.depth,
+        vhost: scope.vhost,
+      };
       if (n.kind === 'section') {
-        stack.push({ file: f.file, list: n.children, i: 0, sections: [...f.sections, n] });
+        stack.push({ file: f.file, list: n.children, i: 0, scope: scope.enter(n) });
       } else if (n.kind === 'directive' && (n.is('Include') || n.is('IncludeOptional'))) {
         const edge = this.tree.includes.get(n);
         if (!edge) continue;
@@ -126,7 +166,7 @@ export class ServerModel {
           const t = edge.targets[k];
           if (reading.has(t)) continue;
           reading.add(t);
-          stack.push({ file: t, list: t.doc.children, i: 0, sections: f.sections });
+          stack.push({ file: t, list: t.doc.children, i: 0, scope });
         }
       }
     }

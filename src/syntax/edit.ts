@@ -2,7 +2,7 @@
 // replaceWith, append, prepend): factories for new nodes, replacing a run of siblings,
 // wrapping nodes in a section, and re-indenting moved nodes.
 
-import { assertEditable, Blank, Comment, type Container, Directive, markModified, type Node, Section, walk } from './nodes.js';
+import { assertEditable, Blank, Comment, type Container, Directive, markModified, type Node, Section, spliceIn, walk } from './nodes.js';
 import type { Arg } from './words.js';
 
 /** A new directive; the printer gives it the indentation and line ending of its neighbours. */
@@ -28,7 +28,7 @@ function checkRun(nodes: readonly Node[]): { parent: Container; first: number } 
   if (nodes.length === 0) throw new Error('empty run of nodes');
   const parent = nodes[0].parent;
   if (!parent) throw new Error('node is not attached to a document');
-  const first = parent.children.indexOf(nodes[0]);
+  const first = nodes[0].index();
   nodes.forEach((n, k) => {
     if (parent.children[first + k] !== n) throw new Error('nodes are not a run of adjacent siblings');
   });
@@ -41,13 +41,30 @@ function checkRun(nodes: readonly Node[]): { parent: Container; first: number } 
  * lose an admin's notes.
  */
 export function replaceRun(run: readonly Node[], replacement: readonly Node[], opts: { dropTrivia?: boolean } = {}): void {
-  checkRun(run);
-  const anchor = run[0];
-  anchor.before(...replacement);
-  for (const n of run) {
-    if (!opts.dropTrivia && (n.kind === 'comment' || n.kind === 'blank')) continue;
-    n.remove();
+  const { parent } = checkRun(run);
+  const inRun = new Set(run);
+  const removed = run.filter((n) => opts.dropTrivia || (n.kind !== 'comment' && n.kind !== 'blank'));
+  if (replacement.some((n) => inRun.has(n))) {
+    // A node of the run reused in its replacement: one node at a time, as before.
+    run[0].before(...replacement);
+    for (const n of removed) n.remove();
+    return;
   }
+  // One splice for the whole run: removing node by node is quadratic in a large section.
+  assertEditable(parent);
+  for (const n of removed) assertEditable(n);
+  for (const n of replacement) if (n.parent) n.remove();
+  const first = run[0].index();
+  const gone = new Set(removed);
+  const kept = run.filter((n) => !gone.has(n));
+  for (const n of removed) n.parent = null;
+  const items = [...replacement, ...kept];
+  items.forEach((n, k) => {
+    n.parent = parent;
+    n.indexHint = first + k;
+  });
+  spliceIn(parent.children, first, run.length, items);
+  markModified(parent);
 }
 
 /**

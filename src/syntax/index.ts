@@ -2,5 +2,5 @@ export * from './bytes.js';
 export * from './edit.js';
 export * from './nodes.js';
 export { parse } from './parse.js';
-export { print } from './print.js';
+export { type ChunkSink, print, printChunks } from './print.js';
 export * from './words.js';

@@ -42,9 +42,22 @@ abstract class NodeBase {
     return p;
   }
 
+  /** Where the node was last seen among its parent's children: a hint, checked before use. */
+  indexHint = -1;
+
   /** Position among the parent's children (-1 when detached). */
   index(): number {
-    return this.parent ? this.parent.children.indexOf(this as unknown as Node) : -1;
+    if (!this.parent) return -1;
+    const list = this.parent.children;
+    const self = this as unknown as Node;
+    // Edits in a loop shift a node by a few places at a time: look near the last known
+    // position first (indexOf from the start made loops over big sections quadratic).
+    const hint = Math.min(Math.max(this.indexHint, 0), list.length - 1);
+    for (let d = 0; d < 64; d++) {
+      if (list[hint + d] === self) return (this.indexHint = hint + d);
+      if (d > 0 && list[hint - d] === self) return (this.indexHint = hint - d);
+    }
+    return (this.indexHint = list.indexOf(self));
   }
 
   prev(): Node | undefined {
@@ -62,7 +75,7 @@ abstract class NodeBase {
     const p = this.parent;
     if (p) {
       assertEditable(this as unknown as Node);
-      const i = p.children.indexOf(this as unknown as Node);
+      const i = this.index();
       if (i >= 0) p.children.splice(i, 1);
       this.parent = null;
       markModified(p);
@@ -124,9 +137,23 @@ function detach(n: Node): void {
 function insertAt(c: Container, index: number, nodes: Node[]): void {
   assertEditable(c);
   for (const n of nodes) detach(n);
-  for (const n of nodes) n.parent = c;
-  c.children.splice(index, 0, ...nodes);
+  nodes.forEach((n, k) => {
+    n.parent = c;
+    n.indexHint = index + k;
+  });
+  spliceIn(c.children, index, 0, nodes);
   markModified(c);
+}
+
+/** Array.splice without spreading the items as call arguments (a spread of ~100,000 overflows the stack). */
+export function spliceIn<T>(list: T[], index: number, remove: number, items: readonly T[]): void {
+  const CHUNK = 8192;
+  if (items.length <= CHUNK) {
+    list.splice(index, remove, ...items);
+    return;
+  }
+  list.splice(index, remove);
+  for (let k = 0; k < items.length; k += CHUNK) list.splice(index + k, 0, ...items.slice(k, k + CHUNK));
 }
 
 /** Name and arguments shared by directives and section open tags. */

@@ -18,6 +18,7 @@ const VERBATIM_SECTIONS = new Set(['perl']);
 interface OpenSection {
   section: Section;
   container: Container;
+  key: string;
 }
 
 export function parse(source: string): Document {
@@ -29,6 +30,18 @@ export function parse(source: string): Document {
   }
   const len = source.length;
   const stack: OpenSection[] = [];
+  // How many sections of each name are open: a stray close tag is known without
+  // searching a stack that may be thousands deep.
+  const openByKey = new Map<string, number>();
+  const push = (o: OpenSection): void => {
+    stack.push(o);
+    openByKey.set(o.key, (openByKey.get(o.key) ?? 0) + 1);
+  };
+  const pop = (): OpenSection => {
+    const o = stack.pop()!;
+    openByKey.set(o.key, openByKey.get(o.key)! - 1);
+    return o;
+  };
   let container: Container = doc;
   let lineNo = 1;
   let crlf = 0;
@@ -37,6 +50,7 @@ export function parse(source: string): Document {
 
   const add = (n: Node): void => {
     n.parent = container;
+    n.indexHint = container.children.length;
     container.children.push(n);
   };
   const diag = (line: number, column: number, severity: Diagnostic['severity'], message: string): void => {
@@ -106,8 +120,9 @@ export function parse(source: string): Document {
     const close = matchCloseTag(rest);
     if (close !== null) {
       // Find the section this closes: the innermost open one with the same name.
-      let k = stack.length - 1;
-      while (k >= 0 && stack[k].section.key !== close.name.toLowerCase()) k--;
+      const key = close.name.toLowerCase();
+      let k = (openByKey.get(key) ?? 0) > 0 ? stack.length - 1 : -1;
+      while (k >= 0 && stack[k].key !== key) k--;
       if (k < 0) {
         const n = new Unparsed(raw, 'stray close tag');
         setPos(n, startLine, indent, eol);
@@ -118,8 +133,8 @@ export function parse(source: string): Document {
         continue;
       }
       // Sections opened after the matched one were never closed.
-      while (stack.length - 1 > k) unclosed(stack.pop()!, `closed by </${close.name}> on line ${startLine} first`);
-      const open = stack.pop()!;
+      if (stack.length - 1 > k) unclosed(k + 1, `closed by </${close.name}> on line ${startLine} first`);
+      const open = pop();
       const s = open.section;
       s.closeRaw = raw;
       s.closeIndent = indent;
@@ -138,7 +153,7 @@ export function parse(source: string): Document {
       setPos(s, startLine, indent, eol);
       if (!open.closed) diag(startLine, indent.length + 1, 'error', `<${open.name}> directive missing closing '>'`);
       add(s);
-      stack.push({ section: s, container });
+      push({ section: s, container, key: s.key });
       container = s;
       continue;
     }
@@ -159,7 +174,7 @@ export function parse(source: string): Document {
     }
   }
 
-  while (stack.length > 0) unclosed(stack.pop()!, 'never closed');
+  if (stack.length > 0) unclosed(0, 'never closed');
 
   doc.eol = crlf > lf ? '\r\n' : '\n';
   let best = 0;
@@ -171,19 +186,36 @@ export function parse(source: string): Document {
   }
   return doc;
 
-  // A section that was never closed: its open tag becomes Unparsed and its children move
-  // up into its place, so every byte is still printed where it was.
-  function unclosed(open: OpenSection, why: string): void {
-    const s = open.section;
-    diag(s.line, (s.indent?.length ?? 0) + 1, 'error', `<${s.name}> opened on line ${s.line} is ${why}`);
-    const parent = open.container;
-    const idx = parent.children.lastIndexOf(s);
-    const tag = new Unparsed(s.raw!, 'unclosed section');
-    setPos(tag, s.line, s.indent!, s.eol!);
-    tag.parent = parent;
-    for (const c of s.children) c.parent = parent;
-    parent.children.splice(idx, 1, tag, ...s.children);
-    s.children = [];
+  // Sections that were never closed (stack[from] and all opened inside it): each open tag
+  // becomes Unparsed and the section's children move up into its place, so every byte is
+  // still printed where it was. Each unclosed section is the last child of the one before
+  // it, so the whole chain is flattened in one pass (not level by level: quadratic when
+  // thousands are nested).
+  function unclosed(from: number, why: string): void {
+    const chain: OpenSection[] = [];
+    while (stack.length > from) chain.push(pop());
+    for (const o of chain) diag(o.section.line, (o.section.indent?.length ?? 0) + 1, 'error', `<${o.section.name}> opened on line ${o.section.line} is ${why}`);
+    chain.reverse();
+    const outer = chain[0];
+    const parent = outer.container;
+    const flat: Node[] = [];
+    for (let i = 0; i < chain.length; i++) {
+      const s = chain[i].section;
+      const tag = new Unparsed(s.raw!, 'unclosed section');
+      setPos(tag, s.line, s.indent!, s.eol!);
+      tag.parent = parent;
+      flat.push(tag);
+      const inner = i + 1 < chain.length ? chain[i + 1].section : null;
+      for (const c of s.children) {
+        if (c === inner) continue;
+        c.parent = parent;
+        flat.push(c);
+      }
+      s.children = [];
+    }
+    const idx = parent.children.lastIndexOf(outer.section);
+    parent.children = parent.children.slice(0, idx).concat(flat, parent.children.slice(idx + 1));
+    container = parent;
   }
 }
 

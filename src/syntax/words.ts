@@ -68,7 +68,8 @@ export function splitArgs(text: string): Arg[] {
  * can be, else double-quoted with the escapes ap_getword_conf() undoes.
  */
 export function quoteArg(value: string, prefer: '"' | "'" | '' = ''): Arg {
-  const needsQuotes = value === '' || /[\s"']/.test(value[0] ?? '') || /\s/.test(value) || value.includes('\\\\');
+  // A bare word ending in a backslash would continue the line (cfg_getline): quote it.
+  const needsQuotes = value === '' || /[\s"']/.test(value[0] ?? '') || /\s/.test(value) || value.includes('\\\\') || value.endsWith('\\');
   if (!needsQuotes && prefer === '') return { raw: value, value, quote: '' };
   const q = prefer === "'" && !value.includes("'") ? "'" : '"';
   let raw = '';

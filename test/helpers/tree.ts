@@ -48,3 +48,22 @@ export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv
   const stdout = Buffer.concat(out);
   return { code, stdout, stderr: Buffer.concat(err).toString('utf8'), out: stdout.toString('latin1') };
 }
+
+/** Temporary trees removed after each test of the file: `tree(files)` makes one, `track(dir)` adopts one. */
+export function useTempTrees(): { tree: (files: Record<string, string | Buffer>) => string; track: (dir: string) => string } {
+  let roots: string[] = [];
+  afterEach(() => {
+    roots.forEach(removeTree);
+    roots = [];
+  });
+  const track = (dir: string): string => {
+    roots.push(dir);
+    return dir;
+  };
+  return { tree: (files) => track(makeTree(files)), track };
+}
+
+/** A file of a tree as a byte string. */
+export function readBytes(root: string, path: string): string {
+  return readFileSync(join(root, path), 'latin1');
+}

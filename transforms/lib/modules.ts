@@ -196,11 +196,15 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
     }
     return out;
   };
-  let assumed = new Set([...loaded, 'authz_core_module', 'authn_core_module']);
+  // The MPM we are going to load opens its <IfModule mpm_…> blocks: decide it first, so the
+  // needs of the directives inside them are seen now, not on a second run.
+  const mpm = known && !only && isServerMainConfig(main) && ![...loaded].some((m) => MPM_IDS.includes(m) || m.startsWith('mpm_')) ? chooseMpm(visits, loaded) : null;
+  const base = mpm ? [...loaded, mpm.module] : [...loaded];
+  let assumed = new Set([...base, 'authz_core_module', 'authn_core_module']);
   let needs: Need[] = [];
   for (let i = 0; i < 4; i++) {
     needs = collect({ loaded: assumed, known });
-    const next = new Set([...loaded, ...needs.filter((n) => n.add).map((n) => n.module)]);
+    const next = new Set([...base, ...needs.filter((n) => n.add).map((n) => n.module)]);
     if (next.size === assumed.size && [...next].every((m) => assumed.has(m))) break;
     assumed = next;
   }
@@ -224,10 +228,7 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
     add.push({ module: 'authz_core_module', needs: [], always: 'without it 2.4 answers every request with 500 ("couldn\'t check user"); 2.2 had this in core' });
   }
 
-  if (known && !only && isServerMainConfig(main) && ![...loaded].some((m) => MPM_IDS.includes(m) || m.startsWith('mpm_'))) {
-    const mpm = chooseMpm(visits, loaded);
-    add.unshift({ module: mpm.module, needs: [], mpm: mpm.why });
-  }
+  if (mpm) add.unshift({ module: mpm.module, needs: [], mpm: mpm.why });
 
   const last = loads[loads.length - 1];
   let anchor: ModulePlan['anchor'] = null;

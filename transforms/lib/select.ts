@@ -51,5 +51,8 @@ export function* readingOrder(ctx: TransformContext, main: ConfigFile | null): G
     yield* model(ctx.tree).server(main).walk();
     return;
   }
-  for (const node of walk(ctx.doc)) yield { node, file: ctx.file, sections: [...ancestors(node)].reverse() };
+  for (const node of walk(ctx.doc)) {
+    const sections = [...ancestors(node)].reverse();
+    yield { node, file: ctx.file, sections, depth: sections.length, vhost: [...sections].reverse().find((s) => s.is('VirtualHost')) ?? null };
+  }
 }
