@@ -3,7 +3,7 @@
 // unknown (a module a 2.2 build may have compiled in, a name not given with --define).
 
 import type { Section } from '../syntax/index.js';
-import { moduleId } from './modules.js';
+import { moduleId, moduleIn24 } from './modules.js';
 import type { Tristate } from './server.js';
 
 export interface ConditionEnv {
@@ -24,7 +24,8 @@ export function viewModules(version: '2.2' | '2.4', has22: (id: string) => Trist
     const id = moduleId(name);
     if (ONLY_20.has(id)) return 'no';
     if (ONLY_24.has(id)) return version === '2.2' ? 'no' : id === 'access_compat_module' ? 'unknown' : 'yes';
-    if (version === '2.4' && (id === 'authz_default_module' || id === 'authn_default_module' || id === 'mem_cache_module')) return 'no';
+    // In 2.4 a removed module is absent; a renamed one is there when its 2.2 name was.
+    if (version === '2.4' && moduleIn24(id) === '') return 'no';
     return has22(id);
   };
 }

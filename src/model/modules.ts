@@ -70,4 +70,23 @@ export function loadModules(c: Container): Array<{ directive: Directive; id: str
   return out;
 }
 
+/** 2.2 modules that 2.4 does not have at all. */
+export const REMOVED_IN_24: Readonly<Record<string, string>> = {
+  authn_default_module: 'mod_authn_default is gone in 2.4 (mod_authn_core refuses unauthenticated requests itself)',
+  authz_default_module: 'mod_authz_default is gone in 2.4 (mod_authz_core denies what no Require grants)',
+  mem_cache_module: 'mod_mem_cache is gone in 2.4',
+};
+
+/** 2.2 modules that 2.4 has under another name (the modules transform renames every reference). */
+export const RENAMED_IN_24: Readonly<Record<string, string>> = {
+  disk_cache_module: 'cache_disk_module',
+  authn_alias_module: 'authn_core_module',
+};
+
+/** The 2.4 identifier of a 2.2 module: renamed, or '' when 2.4 has no such module. */
+export function moduleIn24(id: string): string {
+  if (REMOVED_IN_24[id]) return '';
+  return RENAMED_IN_24[id] ?? id;
+}
+
 export const MPM_IDS = ['mpm_prefork_module', 'mpm_worker_module', 'mpm_event_module', 'mpm_itk_module', 'mpm_peruser_module'];

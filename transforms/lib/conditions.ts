@@ -3,14 +3,12 @@
 // may compile in, <IfDefine>, a regex version test) counts as read: callers that use this
 // to decide what a server needs must err towards needing it.
 
-import { moduleId } from '../../src/model/modules.js';
+import { moduleId, moduleIn24 } from '../../src/model/modules.js';
 import type { Section } from '../../src/syntax/index.js';
 
 /** Modules some 2.4 builds compile in (Debian's `apache2 -l`, and upstream's fixed core). */
 export const MAYBE_BUILTIN_24 = new Set(['core_module', 'http_module', 'so_module', 'log_config_module', 'logio_module', 'version_module', 'unixd_module', 'watchdog_module']);
 
-/** 2.2 module names no 2.4 server has: `<IfModule mod_mem_cache.c>` never holds in 2.4. */
-export const GONE_IN_24 = new Set(['authn_default_module', 'authz_default_module', 'mem_cache_module', 'disk_cache_module', 'authn_alias_module']);
 
 export interface ModuleState {
   /** Modules the converted server loads with LoadModule. */
@@ -23,10 +21,11 @@ export interface ModuleState {
 export function ifModuleHolds(arg: string, state: ModuleState): 'yes' | 'no' | 'unknown' {
   const negated = arg.startsWith('!');
   const name = negated ? arg.slice(1) : arg;
-  const id = moduleId(name);
+  // A renamed module's references are renamed too (modules transform): judge the new name.
+  const id = moduleIn24(moduleId(name));
   let present: boolean | null;
   // <IfModule> compares names case-sensitively (checked on 2.4): MOD_SSL.C never holds.
-  if (GONE_IN_24.has(id)) present = false;
+  if (id === '') present = false;
   else if (state.loaded.has(id)) present = name === name.toLowerCase();
   else if (!state.known || MAYBE_BUILTIN_24.has(id)) present = null;
   else present = false;

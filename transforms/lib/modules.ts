@@ -13,7 +13,7 @@
 //   LoadModule lines use. The guard keeps a module a 2.4 build compiles in from stopping
 //   start-up ("module X is built-in and can't be loaded").
 
-import { MPM_IDS, moduleFile, moduleId as moduleIdOf } from '../../src/model/modules.js';
+import { MPM_IDS, moduleFile, moduleId as moduleIdOf, moduleIn24, RENAMED_IN_24 } from '../../src/model/modules.js';
 import { model } from '../../src/model/server.js';
 import type { ConfigFile, ConfigTree } from '../../src/model/tree.js';
 import { ancestors, blank, comment, type Directive, directive, type Node, type Section, section, walk, quoteArg } from '../../src/syntax/index.js';
@@ -23,17 +23,7 @@ import { serversOfHtaccess } from './directories.js';
 import { isServerMainConfig } from './scope.js';
 
 /** 2.2 modules that 2.4 does not have: LoadModule of them stops start-up. */
-export const REMOVED_IN_24: Readonly<Record<string, string>> = {
-  authn_default_module: 'mod_authn_default is gone in 2.4 (mod_authn_core refuses unauthenticated requests itself)',
-  authz_default_module: 'mod_authz_default is gone in 2.4 (mod_authz_core denies what no Require grants)',
-  mem_cache_module: 'mod_mem_cache is gone in 2.4',
-};
-
-/** 2.2 modules that 2.4 has under another name. */
-export const RENAMED_IN_24: Readonly<Record<string, string>> = {
-  disk_cache_module: 'cache_disk_module',
-  authn_alias_module: 'authn_core_module',
-};
+export { REMOVED_IN_24, RENAMED_IN_24 } from '../../src/model/modules.js';
 
 /** Modules every stock 2.4 configuration loads (upstream httpd.conf and Debian's defaults). */
 export const STOCK_24 = new Set(['authz_core_module', 'authn_core_module', 'authz_host_module', 'access_compat_module', 'filter_module', 'unixd_module']);
@@ -127,8 +117,7 @@ export function needsOf(node: Node): Array<{ module: string; what: string; add: 
 
 /** The module a LoadModule line loads in 2.4 ('' for a 2.2-only module). */
 export function in24(id: string): string {
-  if (REMOVED_IN_24[id]) return '';
-  return RENAMED_IN_24[id] ?? id;
+  return moduleIn24(id);
 }
 
 /** Is the section our own guard (`<IfModule !X_module>` holding just `LoadModule X_module …`)? */
