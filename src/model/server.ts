@@ -2,7 +2,7 @@
 // order, and for any node the sections around it (across Include boundaries: an Include
 // inside <VirtualHost> puts the included file's directives in that virtual host).
 
-import { ancestors, type Directive, type Node, type Section } from '../syntax/index.js';
+import { ancestors, type Directive, Document, type Node, type Section } from '../syntax/index.js';
 import { moduleId } from './modules.js';
 import type { ConfigFile, ConfigTree } from './tree.js';
 
@@ -133,8 +133,26 @@ export class ServerModel {
     }
   }
 
-  /** Every node of the server in reading order; Include directives are followed where they stand. */
+  private cached: { version: number; visits: Visit[] } | null = null;
+
+  /**
+   * Every node of the server in reading order (Include directives followed where they stand).
+   * Transforms ask for it once per file, so the list is kept until a node is inserted or
+   * removed anywhere; renames and argument edits do not move nodes.
+   */
+  visits(): readonly Visit[] {
+    if (this.cached === null || this.cached.version !== Document.structureVersion) {
+      this.cached = { version: Document.structureVersion, visits: [...this.walkNodes()] };
+    }
+    return this.cached.visits;
+  }
+
+  /** The server's nodes in reading order (see visits()). */
   *walk(): Generator<Visit> {
+    yield* this.visits();
+  }
+
+  private *walkNodes(): Generator<Visit> {
     interface Frame { file: ConfigFile; list: Node[]; i: number; scope: Scope }
     const stack: Frame[] = [{ file: this.main, list: this.main.doc.children, i: 0, scope: Scope.root() }];
     const reading = new Set<ConfigFile>([this.main]);

@@ -2,7 +2,7 @@
 // replaceWith, append, prepend): factories for new nodes, replacing a run of siblings,
 // wrapping nodes in a section, and re-indenting moved nodes.
 
-import { assertEditable, Blank, Comment, type Container, Directive, markModified, type Node, Section, spliceIn, walk } from './nodes.js';
+import { assertEditable, Document, Blank, Comment, type Container, Directive, markModified, type Node, Section, spliceIn, walk } from './nodes.js';
 import type { Arg } from './words.js';
 
 /** A new directive; the printer gives it the indentation and line ending of its neighbours. */
@@ -64,6 +64,7 @@ export function replaceRun(run: readonly Node[], replacement: readonly Node[], o
     n.indexHint = first + k;
   });
   spliceIn(parent.children, first, run.length, items);
+  Document.structureVersion++;
   markModified(parent);
 }
 

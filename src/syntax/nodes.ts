@@ -78,6 +78,7 @@ abstract class NodeBase {
       const i = this.index();
       if (i >= 0) p.children.splice(i, 1);
       this.parent = null;
+      Document.structureVersion++;
       markModified(p);
     }
     return this;
@@ -142,6 +143,7 @@ function insertAt(c: Container, index: number, nodes: Node[]): void {
     n.indexHint = index + k;
   });
   spliceIn(c.children, index, 0, nodes);
+  Document.structureVersion++;
   markModified(c);
 }
 
@@ -311,6 +313,8 @@ export class Unparsed extends NodeBase {
 export class Document {
   /** Called on every edit of any document (the engine uses it to tie files edited together). */
   static onEdit: ((doc: Document) => void) | undefined = undefined;
+  /** Counts insertions and removals in any document: models that list nodes rebuild when it moves. */
+  static structureVersion = 0;
   readonly kind = 'document' as const;
   readonly parent = null;
   children: Node[] = [];
