@@ -132,7 +132,10 @@ export function readSection(children: readonly Node[], env: ConditionEnv, skip?:
       const relevant = key === 'order' || key === 'allow' || key === 'deny' || key === 'satisfy' || key === 'require' || key === 'authtype' || key === 'authmerging' || STRUCT_OF[key] !== undefined || key === 'authldapurl' || key === 'authdefaultauthoritative';
       if (!relevant || cond === 'no') continue;
       if (cond === 'unknown') {
-        st.uncertain ??= `${n.name} on line ${n.line} applies only under a condition that cannot be decided`;
+        const why = `${n.name} on line ${n.line} applies only under a condition that cannot be decided`;
+        // Module settings (AuthGroupFile, Authz*Authoritative …) only matter with Require lines.
+        if (STRUCT_OF[key] !== undefined || key === 'authldapurl' || key === 'authdefaultauthoritative') settingUnsure ??= why;
+        else st.uncertain ??= why;
       }
       read(n, mask, container);
     }
@@ -195,7 +198,9 @@ export function readSection(children: readonly Node[], env: ConditionEnv, skip?:
     }
   };
 
+  let settingUnsure: string | undefined;
   walk(children, ALL_METHODS, 'yes', topAuthz);
+  if (settingUnsure && st.require !== null) st.uncertain ??= settingUnsure;
   if (env.version === '2.4' && topAuthz.children.length > 0) st.authz = topAuthz;
   return st;
 }

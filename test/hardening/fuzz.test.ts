@@ -201,7 +201,9 @@ function removedUntouched(text: string, out: string, untouched: Set<number>): st
       if (l[0] === '-') {
         // A diff may pair an unchanged line with an identical added one: no change of bytes.
         const t = l.slice(1);
-        if (untouched.has(line) && !added.has(t) && (have.get(t) ?? 0) < (need.get(t) ?? 0)) bad.push(`line ${line}: ${JSON.stringify(t)}`);
+        // The file's last line, without a line ending, gains one when something follows it.
+        const gainedEol = line === inLines.length && !text.endsWith('\n') && (added.has(t + '\r') || added.has(t));
+        if (untouched.has(line) && !added.has(t) && !gainedEol && (have.get(t) ?? 0) < (need.get(t) ?? 0)) bad.push(`line ${line}: ${JSON.stringify(t)}`);
         line++;
       } else if (l[0] === ' ') line++;
     }
