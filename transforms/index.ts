@@ -1,8 +1,12 @@
 // Every transform, in the order they run. Access control first (other transforms look at
 // what it left), modules last (it loads what the converted configuration needs).
 import { accessControl } from './access-control.js';
+import { accessMixedScopes } from './access-mixed-scopes.js';
 import { addOutputFilterByType } from './add-output-filter-by-type.js';
 import { authnAlias } from './authn-alias.js';
+import { authoritativeDirectives } from './authoritative-directives.js';
+import { authWithoutRequire } from './auth-without-require.js';
+import { authzDbmGroup } from './authz-dbm-group.js';
 import { autoindexXhtml } from './autoindex-xhtml.js';
 import { cacheEnable } from './cache-enable.js';
 import { cacheSessionIdentifiers } from './cache-session-identifiers.js';
@@ -25,6 +29,7 @@ import { optionsMixed } from './options-mixed.js';
 import { pipedLogs } from './piped-logs.js';
 import { proxyScgiPathinfo } from './proxy-scgi-pathinfo.js';
 import { reqtimeoutDefaults } from './reqtimeout-defaults.js';
+import { requireMultiProvider } from './require-multi-provider.js';
 import { rewriteLog } from './rewrite-log.js';
 import { ssiLegacyExpr } from './ssi-legacy-expr.js';
 import { sslCrlCheck } from './ssl-crl-check.js';
@@ -38,7 +43,12 @@ import type { Transform } from './types.js';
 export const transforms: readonly Transform[] = [
   // First: access control, which the other transforms see converted.
   accessControl,
+  requireMultiProvider,
+  authzDbmGroup,
+  authWithoutRequire,
+  authoritativeDirectives,
   htaccessAllowOverride,
+  accessMixedScopes,
   authnAlias,
   // Server and MPM directives.
   mpmRenames,

@@ -19,8 +19,17 @@ import { type Effective, hostTree, methodsOf, toNodes, translateChain, type Tree
 
 export type Action = 'convert' | 'keep' | 'manual';
 
+/**
+ * Why a section needs rewriting, which is also the transform that applies it: its 2.2 host
+ * rules or Satisfy (access-control), a Require list of several kinds that 2.2 decided by
+ * module order (require-multi-provider), groups from AuthDBMGroupFile (authz-dbm-group), or
+ * an AuthType with no Require in effect (auth-without-require).
+ */
+export type Facet = 'access-control' | 'require-multi-provider' | 'authz-dbm-group' | 'auth-without-require';
+
 export interface ScopePlan {
   scope: Scope;
+  facet: Facet;
   /** Scopes whose host rules, Satisfy or Require the converted tree spells out (2.4 would not inherit them). */
   inherits?: { host?: Scope; satisfy?: Scope; require?: Scope };
   action: Action;
@@ -296,11 +305,12 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
 
   // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
   const plans = new Map<Scope, ScopePlan>();
+  const mixedHere = new Set<Scope>();
   const states = (c: ChainMember[], view: Map<Scope, SectionState>): ChainState[] => c.map((x) => ({ state: view.get(x.scope)!, forbidden: x.forbidden }));
   for (const s of accessScopes) {
     const a22 = st22.get(s)!;
     const remove = [...a22.nodes];
-    const plan: ScopePlan = { scope: s, action: 'keep', remove };
+    const plan: ScopePlan = { scope: s, facet: 'access-control', action: 'keep', remove };
     plans.set(s, plan);
     const isDual = isDualManaged(s);
     const native = hasNative24(st24.get(s)!);
@@ -313,7 +323,10 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       plan.action = 'manual';
       plan.reason = why;
     };
-    if (native) fail(`it mixes 2.2 access directives with 2.4 Require syntax; decide which one is meant`);
+    if (native) {
+      fail(`it mixes 2.2 access directives with 2.4 Require syntax; in 2.4 both must pass, so decide which one is meant and remove the other`);
+      mixedHere.add(s);
+    }
     else if (a22.invalid.length > 0) fail(`2.2 would refuse ${a22.invalid[0]} at start-up, so its meaning is unknown`);
     else if (a22.uncertain) fail(a22.uncertain);
     else if (s.unresolved) fail(`its path uses ${s.unresolved}; give its value with --define`);
@@ -335,6 +348,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     } catch (e) {
       if (!(e instanceof Untranslatable)) throw e;
       fail(e.message);
+      if (e.facet) plan.facet = e.facet;
       continue;
     }
     const first = [...trees.values()][0];
@@ -391,6 +405,18 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (!changed) break;
   }
 
+  // Sections kept in 2.2 form that share requests with sections using Require in 2.4.
+  const mixedWith = new Map<Scope, Set<Scope>>();
+  for (const a of alts.values()) {
+    const kept = a.c24.filter((x) => plans.get(x.scope)?.action === 'manual');
+    if (kept.length === 0) continue;
+    const modern = a.c24.filter((x) => plans.get(x.scope)?.action === 'convert' || (st24.get(x.scope)!.authz !== null && plans.get(x.scope)?.action !== 'manual'));
+    for (const k of kept) {
+      if (!mixedWith.has(k.scope)) mixedWith.set(k.scope, new Set());
+      for (const m of modern) mixedWith.get(k.scope)!.add(m.scope);
+    }
+  }
+
   // 5. What stays 2.2 must still behave the same under 2.4 with mod_access_compat.
   const residual = new Map<Scope, Mismatch>();
   for (const a of alts.values()) {
@@ -402,6 +428,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   }
 
   for (const p of plans.values()) {
+    if (p.action === 'convert') p.facet = facetOf(p, st22.get(p.scope)!, promoted.has(p.scope));
     if (p.action === 'convert') {
       for (const n of p.remove) {
         if (n.kind !== 'directive' || !(n.is('Allow') || n.is('Deny'))) continue;
@@ -417,7 +444,13 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     const mm = residual.get(p.scope);
     if (p.action === 'manual') {
       const extra = mm ? ` Left as it is, 2.4 with mod_access_compat would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}: fix it by hand before upgrading.` : '';
-      out.notes.push({ transform: 'access-control', file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'manual', message: `${describeScope(p.scope)} keeps its 2.2 access directives (mod_access_compat): ${p.reason}.${extra}` });
+      out.notes.push({ transform: mixedHere.has(p.scope) ? 'access-mixed-scopes' : p.facet, file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'manual', message: `${describeScope(p.scope)} keeps its 2.2 access directives (mod_access_compat): ${p.reason}.${extra}` });
+      // Old and new meet: the sections whose Require rules these 2.2 lines are ANDed with in 2.4.
+      const meets = mixedWith.get(p.scope);
+      if (meets && meets.size > 0 && !mixedHere.has(p.scope)) {
+        const names = [...meets].slice(0, 3).map((x) => describeScope(x, true)).join(', ');
+        out.notes.push({ transform: 'access-mixed-scopes', file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'warning', message: `${describeScope(p.scope)} keeps Order/Allow/Deny while ${names}${meets.size > 3 ? ' and others' : ''} use Require for the same requests: in 2.4 mod_access_compat and mod_authz_core must both allow a request (unless Satisfy Any), where 2.2 had one host policy; converting this section too removes the mix` });
+      }
     }
     if (p.action === 'convert' && u.standalone !== 'no') {
       out.notes.push({
@@ -467,6 +500,22 @@ function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
     if (!out.has(key)) out.set(key, { c22, c24: a.c24 });
   }
   return [...out.values()];
+}
+
+/** The reason a converted section needed rewriting (see Facet). */
+function facetOf(p: ScopePlan, st: SectionState, promoted: boolean): Facet {
+  if (legacyOnly(st)) return 'access-control';
+  if (promoted && st.require === null) return 'auth-without-require';
+  if (p.effective && p.effective.ignored.length > 0) return 'require-multi-provider';
+  if (p.tree && hasDbmLine(p.tree)) return 'authz-dbm-group';
+  return 'access-control';
+}
+
+function hasDbmLine(t: Tree): boolean {
+  if (t.kind === 'line') return t.words[0] === 'dbm-group' || t.words[0] === 'dbm-file-group';
+  if (t.kind === 'all' || t.kind === 'any') return t.children.some(hasDbmLine);
+  if (t.kind === 'limit') return hasDbmLine(t.body);
+  return false;
 }
 
 /** An .htaccess that leaves host rules, Satisfy or Require to the server inherits them in 2.2. */

@@ -41,7 +41,8 @@ export function requestClasses(states: readonly SectionState[], methods: readonl
     else if (l.keyword === 'host') entries.push(...l.args.map((a): Entry => ({ kind: 'host', name: a.replace(/^\./, '').toLowerCase(), subdomainsOnly: a.startsWith('.'), text: a })));
     else if (l.keyword === 'env') l.args.forEach((a) => envNames.add(a));
     else if (l.keyword === 'user') l.args.forEach((a) => users.add(a));
-    else if (l.keyword === 'group') l.args.forEach((g) => groups.add('file:' + g));
+    // A 2.2 "group" line reads AuthGroupFile or AuthDBMGroupFile, whichever module decides.
+    else if (l.keyword === 'group') l.args.forEach((g) => (groups.add('file:' + g), groups.add('dbm:' + g)));
     else if (l.keyword === 'dbm-group') l.args.forEach((g) => groups.add('dbm:' + g));
     else if (!['valid-user', 'all', 'method', 'local'].includes(l.keyword)) opaque.add(opaqueKey(l));
   }

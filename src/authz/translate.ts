@@ -20,8 +20,12 @@ export type Tree =
 const TRUE: Tree = { kind: 'true' };
 const FALSE: Tree = { kind: 'false' };
 
-/** Why a policy cannot be written in 2.4 terms. */
-export class Untranslatable extends Error {}
+/** Why a policy cannot be written in 2.4 terms; `facet` names the transform the reason belongs to. */
+export class Untranslatable extends Error {
+  constructor(message: string, readonly facet?: 'require-multi-provider') {
+    super(message);
+  }
+}
 
 function any(children: Tree[]): Tree {
   const flat: Tree[] = [];
@@ -127,7 +131,7 @@ export function requireTree(lines: readonly RequireLine[], chain: readonly Chain
   };
   const types = AUTHZ_MODULES_22.filter((m) => lines.some((l) => m.owns(l.keyword)));
   if (server.hookOrder === null && (new Set(types.map((t) => t.struct === 'authz_dbm' ? 'authz_groupfile' : t.struct)).size > 1 || (types.some((t) => t.struct === 'authz_groupfile') && lastStruct('authz_dbm')?.has('authdbmgroupfile') && lastStruct('authz_groupfile')?.has('authgroupfile')))) {
-    throw new Untranslatable(`its Require lines are of several kinds (${[...new Set(lines.map((l) => l.keyword))].join(', ')}) and 2.2 honoured only those of the first authz module in the server's LoadModule order, which is not in the paths given (stock order: mod_authz_groupfile before mod_authz_user, so only the group lines counted); keep only the lines 2.2 honoured, or run the tool on the whole server`);
+    throw new Untranslatable(`its Require lines are of several kinds (${[...new Set(lines.map((l) => l.keyword))].join(', ')}) and 2.2 honoured only those of the first authz module in the server's LoadModule order, which is not in the paths given (stock order: mod_authz_groupfile before mod_authz_user, so only the group lines counted); keep only the lines 2.2 honoured, or run the tool on the whole server`, 'require-multi-provider');
   }
   const parts: Tree[] = [];
   const decidedBy: string[] = [];
@@ -144,9 +148,9 @@ export function requireTree(lines: readonly RequireLine[], chain: readonly Chain
     if (st?.get(m.authoritativeKey)?.toLowerCase() !== 'off') return { tree: any(parts), decidedBy };
   }
   // Nobody authoritative decided: mod_authz_default refuses everybody else (401).
-  if (parts.length === 0) throw new Untranslatable(`no loaded authz module handles Require ${lines.map((l) => l.keyword).join(', ')}: 2.2 asked for a password and then refused everybody`);
+  if (parts.length === 0) throw new Untranslatable(`no loaded authz module handles Require ${lines.map((l) => l.keyword).join(', ')}: 2.2 asked for a password and then refused everybody`, 'require-multi-provider');
   if (!server.authzDefault || lastStruct('authz_default')?.get('authzdefaultauthoritative')?.toLowerCase() === 'off') {
-    throw new Untranslatable('users no module accepts got 500 in 2.2 (no authoritative mod_authz_default)');
+    throw new Untranslatable('users no module accepts got 500 in 2.2 (no authoritative mod_authz_default)', 'require-multi-provider');
   }
   return { tree: any(parts), decidedBy };
 }

@@ -12,7 +12,8 @@ import { parse, type Section } from '../../src/syntax/index.js';
 import { transforms } from '../../transforms/index.js';
 
 const RUNS = Number(process.env.FC_RUNS_AUTHZ ?? 400);
-const accessControl = transforms.filter((t) => t.id === 'access-control');
+// The access-control family: each applies the rewrites of one reason from the shared analysis.
+const accessControl = transforms.filter((t) => ['access-control', 'require-multi-provider', 'authz-dbm-group', 'auth-without-require'].includes(t.id));
 const env = (version: '2.2' | '2.4'): ConditionEnv => ({ version, hasModule: () => 'yes', defined: () => 'unknown' });
 
 const entry = fc.constantFrom('all', '10.0.0.0/8', '10.1.0.0/16', '10.1.2.3', '192.0.2.0/24', 'env=e1', 'env=!e2', 'host.example');
