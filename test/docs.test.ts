@@ -1,7 +1,8 @@
 // Every transform has a page in docs/transforms/<id>.md, and the page's example is the
 // transform's real output: running the transform on the "Before" block gives the "After"
 // block exactly. (--explain prints the same page.) The catalogue in docs/README.md links
-// every page, and docs/cli.md documents exactly the options --help lists.
+// every page, docs/cli.md documents exactly the options --help lists, and the changelog
+// names every transform.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runOnText } from '../src/engine/memory.js';
@@ -71,5 +72,12 @@ describe('docs/cli.md', () => {
     flags.push('-h', '--help');
     expect(documented.length).toBeGreaterThan(10);
     expect([...new Set(documented)].sort()).toEqual([...new Set(flags)].sort());
+  });
+});
+
+describe('CHANGELOG.md', () => {
+  test('has an entry for every transform', () => {
+    const md = readFileSync(join(__dirname, '..', 'CHANGELOG.md'), 'utf8');
+    expect(transforms.filter((t) => !md.includes(`\n- \`${t.id}\`: `)).map((t) => t.id)).toEqual([]);
   });
 });
