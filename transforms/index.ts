@@ -28,6 +28,7 @@ import { nameVirtualHost } from './name-virtual-host.js';
 import { optionsMixed } from './options-mixed.js';
 import { pipedLogs } from './piped-logs.js';
 import { proxyScgiPathinfo } from './proxy-scgi-pathinfo.js';
+import { removedDirectives } from './removed-directives.js';
 import { reqtimeoutDefaults } from './reqtimeout-defaults.js';
 import { requireMultiProvider } from './require-multi-provider.js';
 import { rewriteLog } from './rewrite-log.js';
@@ -57,6 +58,7 @@ export const transforms: readonly Transform[] = [
   keepaliveValue,
   mutex,
   optionsMixed,
+  removedDirectives,
   // Logging: the three that move a level into LogLevel share transforms/lib/loglevel.ts.
   rewriteLog,
   dumpioLoglevel,

@@ -236,7 +236,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     return access22(a) || a.authType !== null || a.structs.size > 0 || b.authz !== null || b.authMerging !== null || s.kind === 'htaccess';
   };
   type Part = { m22: Member[]; m24: Member[]; key: string };
-  const keyOf = (ms: Member[]): string => ms.map((x) => `${x.scope.id}${x.certainty === 'may' ? '?' : ''}${x.forbidden ? '!' : ''}`).join(',');
+  const keyOf = (ms: Member[]): string => ms.map((x) => `${x.scope.id}${x.certainty === 'may' ? '?' + (x.mayKey ?? '') : ''}${x.forbidden ? '!' : ''}`).join(',');
   const part = (m22: Member[], m24: Member[]): Part => {
     const a = m22.filter((x) => relevant(x.scope));
     const b = m24.filter((x) => relevant(x.scope));
@@ -266,13 +266,15 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   for (const { f, l } of combos.values()) {
     const m22 = [...f.m22, ...l.m22];
     const m24 = [...f.m24, ...l.m24];
-    const may = [...new Set([...m22, ...m24].filter((x) => x.certainty === 'may').map((x) => x.scope))];
+    // What may or may not apply, by what it depends on: scopes under one undecided condition
+    // go together.
+    const may = [...new Set([...m22, ...m24].filter((x) => x.certainty === 'may').map((x) => x.mayKey ?? `s${x.scope.id}`))];
     if (may.length > 7) {
       for (const x of [...m22, ...m24]) ambiguousProbe.add(x.scope);
       continue;
     }
     for (let mask = 0; mask < 1 << may.length; mask++) {
-      const on = (x: Member): boolean => x.certainty === 'must' || (mask & (1 << may.indexOf(x.scope))) !== 0;
+      const on = (x: Member): boolean => x.certainty === 'must' || (mask & (1 << may.indexOf(x.mayKey ?? `s${x.scope.id}`))) !== 0;
       const c22 = m22.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
       const c24 = m24.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
       const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
@@ -378,9 +380,23 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     guardCache.set(key, r);
     return r;
   };
+  // A chain decided (in either version) by a section its author wrote per version
+  // (<IfVersion>, <IfModule [!]mod_authz_core.c>) or for 2.4 only differs by design: the
+  // guard cannot hold the conversion of other sections responsible for it.
+  const authorDecides = (a: Alt): boolean => {
+    const last22 = deciding(a);
+    let last24: Scope | null = null;
+    for (let i = a.c24.length - 1; i >= 0 && !last24; i--) {
+      const st = st24.get(a.c24[i].scope)!;
+      if (st.authz !== null || st.host !== null || st.satisfy.length > 0 || st.authMerging !== null) last24 = a.c24[i].scope;
+    }
+    const ours = (x: Scope | null): boolean => x === null || !(isDualManaged(x) || (hasNative24(st24.get(x)!) && !legacyOnly(st22.get(x)!) && plans.get(x)?.action !== 'convert'));
+    return !ours(last22) || !ours(last24);
+  };
   for (let round = 0; round < scopes.length + 2; round++) {
     let changed = false;
     for (const a of alts.values()) {
+      if (authorDecides(a)) continue;
       const mm = check(a);
       if (!mm) continue;
       const x = deciding(a);
@@ -422,7 +438,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   for (const a of alts.values()) {
     const x = deciding(a);
     if (!x || plans.get(x)?.action !== 'manual') continue;
-    if (residual.has(x)) continue;
+    if (residual.has(x) || authorDecides(a)) continue;
     const mm = check(a);
     if (mm && mm.want !== 'unknown') residual.set(x, mm);
   }

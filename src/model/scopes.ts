@@ -290,6 +290,25 @@ export interface Member {
   certainty: 'must' | 'may';
   /** The .htaccess is read but holds a directive AllowOverride forbids: every request gets 500. */
   forbidden?: string;
+  /**
+   * For 'may': what it depends on. Scopes under the same undecided condition (<IfDefine X>)
+   * apply together, so they share a key; a pattern we cannot decide is a key of its own.
+   */
+  mayKey?: string;
+}
+
+const sectionIds = new WeakMap<Section, number>();
+let nextSectionId = 0;
+
+/** The key of a 'may' member: its undecided conditions, or its own pattern. */
+function mayKeyOf(s: Scope, patternCertain: boolean, env: ConditionEnv): string {
+  if (!patternCertain || s.unresolved) return `s${s.id}`;
+  const undecided = s.around.filter((x) => !KIND[x.key] && conditionsHold([x], env) === 'unknown');
+  return 'c' + undecided.map((x) => {
+    let id = sectionIds.get(x);
+    if (id === undefined) sectionIds.set(x, (id = nextSectionId++));
+    return id;
+  }).join(',');
 }
 
 /** A stand-in name for "any name the configuration does not mention". */
@@ -391,8 +410,9 @@ export function locationMembers(ss: ServerScopes, probe: Probe, env: ConditionEn
   const out: Member[] = [];
   for (const s of ss.ordered(probe.vhost)) {
     if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
-    const c = toCertainty(and(locationMatches(s, probe.uri), scopeCondition(s, env)));
-    if (c) out.push({ scope: s, certainty: c });
+    const t = locationMatches(s, probe.uri);
+    const c = toCertainty(and(t, scopeCondition(s, env)));
+    if (c) out.push(c === 'may' ? { scope: s, certainty: c, mayKey: mayKeyOf(s, t === 'yes', env) } : { scope: s, certainty: c });
   }
   return out;
 }
@@ -403,7 +423,7 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
   const cond = (s: Scope): Tristate => scopeCondition(s, env);
   const push = (s: Scope, t: Tristate): void => {
     const c = toCertainty(and(t, cond(s)));
-    if (c) out.push({ scope: s, certainty: c });
+    if (c) out.push(c === 'may' ? { scope: s, certainty: c, mayKey: mayKeyOf(s, t === 'yes', env) } : { scope: s, certainty: c });
   };
   const ordered = ss.ordered(probe.vhost);
 
@@ -416,9 +436,10 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
     const byDepth = ss.directoriesByDepth(probe.vhost);
     for (const level of dirLevels(probe.dir)) {
       for (const s of byDepth.get(componentCount(level)) ?? []) {
-        const t = and(directoryAt(s, level), cond(s));
+        const at = directoryAt(s, level);
+        const t = and(at, cond(s));
         if (t === 'no') continue;
-        out.push({ scope: s, certainty: t === 'yes' ? 'must' : 'may' });
+        out.push(t === 'yes' ? { scope: s, certainty: 'must' } : { scope: s, certainty: 'may', mayKey: mayKeyOf(s, at === 'yes', env) });
         if (s.allowOverride) {
           if (t === 'yes') overrides = s.allowOverride;
           else overridesCertain = false;
@@ -426,7 +447,7 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
       }
       const h = htaccess.get(level);
       if (h && overrides !== 'none') {
-        const m: Member = { scope: h, certainty: overridesCertain ? 'must' : 'may' };
+        const m: Member = overridesCertain ? { scope: h, certainty: 'must' } : { scope: h, certainty: 'may', mayKey: `s${h.id}` };
         const bad = forbiddenDirective(h, overrides, overrideClassOf);
         if (bad) m.forbidden = bad;
         out.push(m);

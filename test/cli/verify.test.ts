@@ -143,14 +143,14 @@ describeWithHttpd('--verify with a real httpd 2.4', (httpd) => {
   test('a fragment alone is tested inside a server that loads every module', async () => {
     const root = tree({
       'sites/good.conf': '<VirtualHost *:80>\n  ServerName a.example\n  RewriteEngine On\n  Header set X-A 1\n</VirtualHost>\n',
-      // CookieLog is a 2.2 directive 2.4 no longer has and no transform rewrites.
-      'sites/bad.conf': '<VirtualHost *:80>\n  ServerName b.example\n  CookieLog logs/cookies\n</VirtualHost>\n',
+      // SSIAccessEnable is a 2.2 directive 2.4 no longer has; the tool only reports it.
+      'sites/bad.conf': '<VirtualHost *:80>\n  ServerName b.example\n  SSIAccessEnable on\n</VirtualHost>\n',
     });
     const good = await runCli(['--verify', '--dry-run', 'sites/good.conf'], root);
     expect([good.code, good.stderr]).toEqual([0, '']);
     const bad = await runCli(['--verify', '--dry-run', 'sites/bad.conf'], root);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("sites/bad.conf:3: apache2 -t: Invalid command 'CookieLog'".replace('apache2', httpd.path.split('/').pop()!));
+    expect(bad.stderr).toContain("sites/bad.conf:3: apache2 -t: Invalid command 'SSIAccessEnable'".replace('apache2', httpd.path.split('/').pop()!));
   });
 
   test('--httpd names the binary to use', async () => {
