@@ -3,7 +3,7 @@
 
 import { basename, dirname } from 'node:path';
 import type { ConfigFile, ConfigTree } from '../model/tree.js';
-import { Document, FrozenNodeError, type Node, parse, print } from '../syntax/index.js';
+import { Document, FrozenNodeError, lineOf, type Node, parse, print } from '../syntax/index.js';
 import { transforms as allTransforms } from '../../transforms/index.js';
 import type { Finding, ReportInput, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
 import { DisabledNodes } from './disable.js';
@@ -83,18 +83,7 @@ export function oneLine(message: string): string {
   return message.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
 }
 
-/** The line to report for a node: its own, else the nearest original line around it. */
-export function lineOf(node: Node | undefined): number {
-  let n: Node | null | undefined = node;
-  while (n) {
-    if (n.line > 0) return n.line;
-    const prev = n.prev();
-    if (prev && prev.line > 0) return prev.line;
-    const p: Node['parent'] = n.parent;
-    n = p && p.kind === 'section' ? p : null;
-  }
-  return 0;
-}
+export { lineOf } from '../syntax/index.js';
 
 interface PassResult {
   findings: Finding[];

@@ -379,3 +379,17 @@ export function ancestors(node: Node): Section[] {
   }
   return out;
 }
+
+/** The line to report for a node: its own, else the nearest original line around it. */
+export function lineOf(node: Node | undefined): number {
+  let n: Node | null | undefined = node;
+  while (n) {
+    if (n.line > 0) return n.line;
+    const prev = n.prev();
+    if (prev && prev.line > 0) return prev.line;
+    const p: Node['parent'] = n.parent;
+    n = p && p.kind === 'section' ? p : null;
+  }
+  return 0;
+}
+

@@ -16,7 +16,7 @@
 import { MPM_IDS, moduleFile, moduleId as moduleIdOf, moduleIn24, RENAMED_IN_24 } from '../../src/model/modules.js';
 import { model } from '../../src/model/server.js';
 import type { ConfigFile, ConfigTree } from '../../src/model/tree.js';
-import { ancestors, blank, comment, type Directive, directive, type Node, type Section, section, walk, quoteArg } from '../../src/syntax/index.js';
+import { ancestors, blank, comment, type Directive, directive, lineOf, type Node, type Section, section, walk, quoteArg } from '../../src/syntax/index.js';
 import type { TransformContext } from '../types.js';
 import { type ModuleState, readBy24 } from './conditions.js';
 import { serversOfHtaccess } from './directories.js';
@@ -292,7 +292,7 @@ export function serversOf(ctx: TransformContext): ConfigFile[] {
 
 /** Where a node is, for a message: `file:line`. */
 export function where(file: ConfigFile, node: Node): string {
-  return `${file.display}:${node.line}`;
+  return `${file.display}:${lineOf(node)}`;
 }
 
 /**
