@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { substitute } from '../model/vars.js';
-import { type ConfigFile, ConfigTree, type FileRole } from '../model/tree.js';
+import { type ConfigFile, ConfigTree, type FileRole, mapRoot } from '../model/tree.js';
 import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
 import { errText } from './errors.js';
@@ -293,12 +293,14 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   // it has Listen or LoadModule lines (conf/extra/httpd-ssl.conf does).
   const startMain = (file: ConfigFile): void => {
     file.role = 'main';
-    const { root, note, line } = serverRootOf(file, opts, tree.defines);
+    const { root, note, line, declared } = serverRootOf(file, opts, tree.defines);
     if (note) findings.push(engineFinding('server-root', file.display, line ?? 0, 'warning', note));
     tree.serverRoots.set(file, root);
-    followFrom(file, root);
+    // A copy of a server's tree: absolute paths under the declared ServerRoot are read in the copy.
+    if (declared && declared !== root) tree.rootMaps.set(file, { from: declared, to: root });
+    followFrom(file, root, declared && declared !== root ? { from: declared, to: root } : undefined);
   };
-  const followFrom = (root: ConfigFile, serverRoot: string): void => {
+  const followFrom = (root: ConfigFile, serverRoot: string, map?: { from: string; to: string }): void => {
     // Depth-first in Apache's reading order, with the chain of files for cycle detection.
     const done = new Set<ConfigFile>();
     const visit = (file: ConfigFile, chain: ConfigFile[]): void => {
@@ -312,7 +314,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
           findings.push(engineFinding('include', file.display, d.line, 'warning', `${d.name} ${displayText(raw)}: \${${sub.unresolved[0]}} is not defined (use --define); not followed`));
           continue;
         }
-        const pattern = isAbsolute(sub.text) ? sub.text : join(serverRoot, sub.text);
+        const pattern = isAbsolute(sub.text) ? mapRoot(sub.text, map) : join(serverRoot, sub.text);
         const where = `${d.name} ${displayText(raw)}`;
         const note = (severity: Finding['severity'], message: string): void => {
           findings.push(engineFinding('include', file.display, d.line, severity, `${where}: ${message}`));
@@ -448,8 +450,12 @@ function looksLikeMain(file: ConfigFile): boolean {
  * directive when it holds the main file, else (a copy of a server tree) the folder above
  * `conf/` or the main file's own folder, with a note saying so.
  */
-function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): { root: string; note?: string; line?: number } {
-  if (opts.serverRoot) return { root: resolve(opts.cwd, opts.serverRoot) };
+function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): { root: string; note?: string; line?: number; declared?: string } {
+  if (opts.serverRoot) {
+    const root = resolve(opts.cwd, opts.serverRoot);
+    const d = declaredServerRoot(file, defines);
+    return d && d !== root ? { root, declared: d } : { root };
+  }
   const here = dirname(file.path);
   const guess = basename(here) === 'conf' ? dirname(here) : here;
   const shown = relative(opts.cwd, guess) || '.';
@@ -465,10 +471,21 @@ function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<
         /* not on this machine */
       }
       if (file.path.startsWith(real.endsWith(sep) ? real : real + sep)) return { root: real };
-      return { root: guess, line: n.line, note: `ServerRoot ${displayText(sub.text)} does not hold this file (a copy of the server's tree?); relative paths resolve against ${shown} (use --server-root to choose)` };
+      return { root: guess, declared: root, line: n.line, note: `ServerRoot ${displayText(sub.text)} does not hold this file (a copy of the server's tree?); relative paths, and absolute ones under ${displayText(sub.text)}, resolve against ${shown} (use --server-root to choose)` };
     }
   }
   return { root: guess };
+}
+
+/** The ServerRoot a main config declares (absolute), if it says. */
+function declaredServerRoot(file: ConfigFile, defines: ReadonlyMap<string, string>): string | undefined {
+  for (const n of file.doc.children) {
+    if (n.kind === 'directive' && n.is('ServerRoot') && n.values.length > 0) {
+      const sub = substitute(n.values[0], defines);
+      if (sub.unresolved.length === 0) return resolve(dirname(file.path), sub.text);
+    }
+  }
+  return undefined;
 }
 
 /** Why a path that lstat() sees cannot be followed. */

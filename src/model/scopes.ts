@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { Directive, Node, Section } from '../syntax/index.js';
 import { and, type ConditionEnv, conditionsHold } from './conditions.js';
 import type { ServerModel, Tristate } from './server.js';
-import type { ConfigFile } from './tree.js';
+import { type ConfigFile, mapRoot } from './tree.js';
 import { substitute } from './vars.js';
 
 export type ScopeKind = 'directory' | 'directorymatch' | 'files' | 'filesmatch' | 'location' | 'locationmatch' | 'proxy' | 'htaccess';
@@ -93,7 +93,7 @@ export class ServerScopes {
   private readonly defines: Map<string, string>;
 
   /** `root`: the ServerRoot relative paths resolve against (null: unknown, kept under "/"). */
-  constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>, private readonly root: string | null = null) {
+  constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>, private readonly root: string | null = null, private readonly rootMap?: { from: string; to: string }) {
     this.defines = new Map(defines);
     const main: UrlMap = { documentRoot: null, aliases: [], opaque: false };
     this.urlMaps.set(null, main);
@@ -166,8 +166,16 @@ export class ServerScopes {
 
   /** A filesystem path as Apache resolves it: relative to ServerRoot (a template placeholder stays one name). */
   private absolute(p: string): string {
-    if (p.startsWith('/')) return normalizePath(p);
+    if (p.startsWith('/')) return normalizePath(mapRoot(p, this.rootMap));
     return normalizePath((this.root ?? '') + '/' + p);
+  }
+
+  /** A path as the server's configuration writes it (the inverse of reading a copy). */
+  serverPath(p: string): string {
+    const m = this.rootMap;
+    if (!m) return p;
+    if (p === m.to) return m.from;
+    return p.startsWith(m.to + '/') ? m.from + p.slice(m.to.length) : p;
   }
 
   /** Attaches an .htaccess file (its folder's real path) as a scope of this server, with the <Files> in it. */

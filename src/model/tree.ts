@@ -39,6 +39,11 @@ export class ConfigTree {
   readonly includes = new Map<Directive, IncludeEdge>();
   /** The ServerRoot each main config resolves relative paths against. */
   readonly serverRoots = new Map<ConfigFile, string>();
+  /**
+   * For a copy of a server's tree (ServerRoot says /etc/httpd, the files are elsewhere):
+   * absolute paths under `from` are read under `to`.
+   */
+  readonly rootMaps = new Map<ConfigFile, { from: string; to: string }>();
   /** Names given with --define (and Define directives seen while loading). */
   readonly defines = new Map<string, string>();
 
@@ -70,3 +75,11 @@ export class ConfigTree {
     return [...out];
   }
 }
+
+/** An absolute path under the declared ServerRoot of a copied tree, in the copy. */
+export function mapRoot(p: string, map: { from: string; to: string } | undefined): string {
+  if (!map) return p;
+  if (p === map.from) return map.to;
+  return p.startsWith(map.from + '/') ? map.to + p.slice(map.from.length) : p;
+}
+
