@@ -16,8 +16,9 @@ export const authoritativeDirectives: Transform = {
     for (const d of [...directives(ctx.doc)]) {
       if (!GONE.has(d.key) || !ctx.enabled(d)) continue;
       const off = (d.values[0] ?? '').toLowerCase() === 'off';
+      const what = effect(d, off, a); // while the line still knows its section
       d.remove();
-      ctx.report({ node: d, line: d.line, severity: 'change', message: `${d.name} ${d.values.join(' ')} removed: 2.4 has no such directive (it refuses to start on it); ${effect(d, off, a)}` });
+      ctx.report({ node: d, line: d.line, severity: 'change', message: `${d.name} ${d.values.join(' ')} removed: 2.4 has no such directive (it refuses to start on it); ${what}` });
     }
   },
 };
