@@ -41,6 +41,8 @@ export interface ScopePlan {
   authMergingAnd?: boolean;
   /** The access-control nodes the conversion removes. */
   remove: Node[];
+  /** For manual: the section whose refusal this one follows. */
+  rootOf?: ScopePlan;
 }
 
 /** An AllowOverride the converted .htaccess files need. */
@@ -137,7 +139,7 @@ function analyzeTree(tree: ConfigTree): AccessAnalysis {
   const defined = (name: string): 'yes' | 'unknown' => (tree.defines.has(name) ? 'yes' : 'unknown');
 
   const makeUnit = (server: ServerModel, standalone: Unit['standalone']): Unit => {
-    const ss = new ServerScopes(server, tree.defines, tree.serverRoots.get(server.main) ?? null);
+    const ss = new ServerScopes(server, tree.defines, tree.serverRoots.get(server.main) ?? null, tree.rootMaps.get(server.main));
     // A LoadModule list without any authz module is a fragment's, not the server's.
     const known = server.loadModules.some((l) => l.id.startsWith('authz_') || l.id.startsWith('authn_'));
     return {
@@ -355,6 +357,21 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     }
     const first = [...trees.values()][0];
     if (trees.size > 1 && !sameMeaning([...trees.values()].map((t) => t.tree), methods, u, st24, s)) {
+      // A section with Require but no host rules or Satisfy (a <Location> login over folders
+      // with different host rules): 2.2 ANDed its Require with whatever host rules applied.
+      // "AuthMerging And" says exactly that in 2.4; the guard checks it against every chain.
+      if (!legacyOnly(a22) && a22.require !== null) {
+        try {
+          const own = translateChain([{ state: a22 }], methods, u.server22);
+          plan.tree = own.tree;
+          plan.effective = own;
+          plan.authMergingAnd = true;
+          plan.action = 'convert';
+          continue;
+        } catch (e) {
+          if (!(e instanceof Untranslatable)) throw e;
+        }
+      }
       const where = describeContexts([...trees.values()].map((t) => t.chain.c22.map((x) => x.scope)), s);
       fail(`the requests it governs inherit different rules from the sections around it (${where}), so no single 2.4 policy equals 2.2's`);
       continue;
@@ -363,7 +380,9 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     plan.effective = first.eff;
     plan.inherits = inheritedFrom(first.chain.c22.map((x) => x.scope), s, st22);
     if (u.standalone === 'htaccess' && inheritsSomething(a22) && first.tree.kind !== 'false') plan.authMergingAnd = true;
-    plan.action = legacyOnly(a22) || promoted.has(s) ? 'convert' : 'keep';
+    // An .htaccess given alone with only Require lines: in 2.4 they would replace the server's
+    // rules for the folder, which 2.2 kept; "AuthMerging And" keeps them.
+    plan.action = legacyOnly(a22) || promoted.has(s) || (u.standalone === 'htaccess' && plan.authMergingAnd === true) ? 'convert' : 'keep';
   }
 
   // 4. The guard: every chain must answer every request the same in 2.2 and in the planned 2.4.
@@ -411,8 +430,11 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         const p = plans.get(c.scope);
         if (p && p.action === 'convert') {
           p.action = 'manual';
-          p.reason = px?.action === 'manual' && px !== p
-            ? `it shares requests with ${describeScope(x!, true)}, which could not be converted (${px.reason}); converting one without the other changes what 2.4 answers`
+          // Name the section that could not be converted, not a chain of "shares requests with".
+          const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
+          if (root) p.rootOf = root;
+          p.reason = root
+            ? `it shares requests with ${describeScope(root.scope, true)}, which could not be converted (see the finding there); converting one without the other changes what 2.4 answers`
             : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
           changed = true;
         }
@@ -460,7 +482,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     const mm = residual.get(p.scope);
     if (p.action === 'manual') {
       const extra = mm ? ` Left as it is, 2.4 with mod_access_compat would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}: fix it by hand before upgrading.` : '';
-      out.notes.push({ transform: mixedHere.has(p.scope) ? 'access-mixed-scopes' : p.facet, file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'manual', message: `${describeScope(p.scope)} keeps its 2.2 access directives (mod_access_compat): ${p.reason}.${extra}` });
+      const kept = legacyOnly(st22.get(p.scope)!) ? 'keeps its 2.2 access directives (mod_access_compat)' : 'keeps its Require lines as they are (2.4 ORs them)';
+      out.notes.push({ transform: mixedHere.has(p.scope) ? 'access-mixed-scopes' : p.facet, file: p.scope.file, node: p.scope.section ?? undefined, line: p.scope.section ? undefined : 1, severity: 'manual', message: `${describeScope(p.scope)} ${kept}: ${p.reason}.${extra}` });
       // Old and new meet: the sections whose Require rules these 2.2 lines are ANDed with in 2.4.
       const meets = mixedWith.get(p.scope);
       if (meets && meets.size > 0 && !mixedHere.has(p.scope)) {
@@ -742,7 +765,7 @@ function planOverrides(u: Unit, st22: Map<Scope, SectionState>, plans: Map<Scope
       for (const v of values) if (!prev.values.some((x) => x.toLowerCase() === v.toLowerCase())) prev.values.push(v);
       continue;
     }
-    edits.set(key, { section: target?.section ?? null, file: target?.file ?? u.main, path: target?.pattern ?? dir, values, htaccess: [h.file], reason });
+    edits.set(key, { section: target?.section ?? null, file: target?.file ?? u.main, path: u.ss.serverPath(target?.pattern ?? dir), values, htaccess: [h.file], reason });
   }
   for (const e of edits.values()) {
     out.overrides.push(e);

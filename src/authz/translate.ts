@@ -39,13 +39,17 @@ function any(children: Tree[]): Tree {
 }
 
 function all(children: Tree[]): Tree {
-  const flat: Tree[] = [];
+  let flat: Tree[] = [];
   for (const c of children) {
     if (c.kind === 'true') continue;
     if (c.kind === 'false') return FALSE;
     if (c.kind === 'all') flat.push(...c.children);
     else flat.push(c);
   }
+  // "Require all granted" is only there to give "Require not" lines a positive member.
+  const granted = (t: Tree): boolean => t.kind === 'line' && t.words[0] === 'all' && t.words[1] === 'granted';
+  const positive = (t: Tree): boolean => !granted(t) && !(t.kind === 'line' && t.words[0] === 'not');
+  if (flat.some(positive)) flat = flat.filter((t) => !granted(t));
   return flat.length === 0 ? TRUE : flat.length === 1 ? flat[0] : { kind: 'all', children: flat };
 }
 

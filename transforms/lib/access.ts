@@ -67,7 +67,7 @@ export function changeMessage(p: ScopePlan): string {
   const shown = old.join('; ');
   const before = old.length === 0 ? 'AuthType with no Require in effect (2.4 answers 500, 2.2 served it)' : shown.length <= 90 ? shown : `${old.length} access lines`;
   let msg = `${describeScope(p.scope)}: ${before} → ${summarize(p.tree!)}`;
-  if (p.authMergingAnd) msg += ' with AuthMerging And';
+  if (p.authMergingAnd) msg += ' with "AuthMerging And" (2.4 keeps the rules this section inherits and adds these, as 2.2 did)';
   const parts: string[] = [];
   const inh = p.inherits ?? {};
   if (inh.host) parts.push(`host rules of ${describeScope(inh.host, true)}`);
