@@ -296,3 +296,22 @@ export function unifiedDiff(path: string, before: string, after: string, precomp
   }
   return out.join('');
 }
+
+/**
+ * Where a line of `after` (1-based) was in `before`: its own line when the conversion left
+ * it alone, else the first line the change that wrote it replaced or stood before
+ * (`written` is then true).
+ */
+export function lineInBefore(before: string, after: string): (line: number) => { line: number; written: boolean } {
+  const hs = hunks(before, after, 0);
+  const last = Math.max(1, lineCount(before));
+  return (line) => {
+    let shift = 0; // old line − new line before the hunk at hand
+    for (const h of hs) {
+      if (line < h.newStart) break;
+      if (line < h.newStart + h.newLines) return { line: Math.min(last, Math.max(1, h.oldStart)), written: true };
+      shift = h.oldStart + h.oldLines - (h.newStart + h.newLines);
+    }
+    return { line: line + shift, written: false };
+  };
+}

@@ -23,6 +23,7 @@ import type { ConfigFile } from '../model/tree.js';
 import { substitute } from '../model/vars.js';
 import { ancestors, type Directive, type Document, fromUnicode, parse, print, quoteArg, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
+import { lineInBefore } from './diff.js';
 import type { Plan } from './run.js';
 
 export interface HttpdBinary {
@@ -249,11 +250,21 @@ export function verifyPlan(p: Plan, opts: VerifyOptions): VerifyResult {
     const defineLines = [...(opts.defines ?? [])].filter(([, v]) => v !== '').map(([k, v]) => `Define ${k} ${quoteArg(v).raw}`);
     const tested: string[] = [];
     let ok = true;
+    // Apache counts lines of the converted text; findings count the user's file as it is.
+    const mappers = new Map<string, (line: number) => { line: number; written: boolean }>();
+    const toOriginalLine = (m: ApacheMessage): ApacheMessage => {
+      const o = m.file !== undefined && m.line > 0 ? files.find((f) => f.file.display === m.file) : undefined;
+      if (!o || o.before === o.after) return m;
+      let map = mappers.get(m.file!);
+      if (!map) mappers.set(m.file!, (map = lineInBefore(o.before, o.after)));
+      const at = map(m.line);
+      return at.written ? { ...m, line: at.line, message: `${m.message} (line ${m.line} of the converted file, which the conversion wrote)` } : { ...m, line: at.line };
+    };
     const judge = (file: ConfigFile, conf: string, extra: { serverRoot: string; before: string[] }): void => {
       tested.push(file.display);
       const r = configTest(httpd, conf, { ...extra, before: [...defineLines, ...extra.before], defines });
       const out = fromCopy(r.output);
-      const mapped = apacheMessages(out, (path) => p.tree.byPath.get(path)?.display ?? (relative(opts.cwd, path) || path));
+      const mapped = apacheMessages(out, (path) => p.tree.byPath.get(path)?.display ?? (relative(opts.cwd, path) || path)).map(toOriginalLine);
       if (!r.ok) {
         ok = false;
         const errs = mapped.filter((m) => m.severity === 'error');

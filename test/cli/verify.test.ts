@@ -114,6 +114,14 @@ describeWithHttpd('--verify with a real httpd 2.4', (httpd) => {
     }
   });
 
+  test("Apache's line in the converted text is reported at the user's line", async () => {
+    // The two removed lines move BogusDirective22 from line 4 to line 2 of what httpd reads.
+    const root = tree({ ...SERVER, 'conf.d/zz-bad.conf': '# by hand\nAuthzUserAuthoritative On\nAuthzGroupFileAuthoritative On\nBogusDirective22 on\n' });
+    const r = await runCli(['--verify', '--dry-run', '.'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("conf.d/zz-bad.conf:4: apache2 -t: Invalid command 'BogusDirective22'".replace('apache2', httpd.path.split('/').pop()!));
+  });
+
   test('the copy holds the converted text: ServerRoot and absolute Include point into it, lines unchanged', () => {
     // A transform that removes a directive 2.4 rejects: the original fails, the conversion passes.
     const drop: Transform = {

@@ -1,7 +1,7 @@
 // Diffs are exact (applying the hunks gives the new text byte for byte) whether they come
 // from the tree or from the texts alone, after any mix of edits the edit API allows.
 import fc from 'fast-check';
-import { hunks, unifiedDiff } from '../../src/engine/diff.js';
+import { hunks, lineInBefore, unifiedDiff } from '../../src/engine/diff.js';
 import { comment, directive, type Node, parse, print, walk, wrap } from '../../src/syntax/index.js';
 import { configText } from '../helpers/configArb.js';
 import { applyHunks } from '../helpers/patch.js';
@@ -102,5 +102,18 @@ describe('hunks', () => {
     const t1 = performance.now();
     expect(applyHunks(text, hunks(text, after, 3))).toBe(after);
     expect(performance.now() - t1).toBeLessThan(20_000);
+  });
+
+  test("lineInBefore: a converted line's place in the user's file", () => {
+    const before = ['a', 'gone1', 'gone2', 'b', 'old', 'c', ''].join('\n');
+    const after = ['a', 'b', 'new1', 'new2', 'c', 'added', ''].join('\n');
+    const at = lineInBefore(before, after);
+    expect(at(1)).toEqual({ line: 1, written: false });
+    expect(at(2)).toEqual({ line: 4, written: false }); // b moved up two lines
+    expect(at(3)).toEqual({ line: 5, written: true }); // written in place of "old"
+    expect(at(4)).toEqual({ line: 5, written: true });
+    expect(at(5)).toEqual({ line: 6, written: false });
+    expect(at(6)).toEqual({ line: 6, written: true }); // added after the last line: shown at it
+    expect(lineInBefore(before, before)(4)).toEqual({ line: 4, written: false });
   });
 });
