@@ -124,6 +124,8 @@ interface Unit {
 interface Alt {
   c22: ChainMember[];
   c24: ChainMember[];
+  /** One request path these chains govern, to name in findings. */
+  probe: Probe;
 }
 
 interface ChainMember {
@@ -246,7 +248,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   };
   const fileParts = new Map<string, Part>();
   const locParts = new Map<string, Part>();
-  const combos = new Map<string, { f: Part; l: Part }>();
+  const combos = new Map<string, { f: Part; l: Part; probe: Probe }>();
   for (const probe of probes(u)) {
     const vk = probe.vhost ? String(u.ss.vhosts.indexOf(probe.vhost)) : 'main';
     const fk = `${vk}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
@@ -261,11 +263,12 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       l = part(locationMembers(u.ss, probe, u.env22), locationMembers(u.ss, probe, u.env24));
       locParts.set(lk, l);
     }
-    combos.set(f.key + '#' + l.key, { f, l });
+    const ck = f.key + '#' + l.key;
+    if (!combos.has(ck)) combos.set(ck, { f, l, probe });
   }
   const alts = new Map<string, Alt>();
   const ambiguousProbe = new Set<Scope>();
-  for (const { f, l } of combos.values()) {
+  for (const { f, l, probe } of combos.values()) {
     const m22 = [...f.m22, ...l.m22];
     const m24 = [...f.m24, ...l.m24];
     // What may or may not apply, by what it depends on: scopes under one undecided condition
@@ -280,7 +283,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       const c22 = m22.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
       const c24 = m24.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
       const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
-      if (!alts.has(key)) alts.set(key, { c22, c24 });
+      if (!alts.has(key)) alts.set(key, { c22, c24, probe });
     }
   }
 
@@ -395,7 +398,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const check = (a: Alt): Mismatch | null => {
     const key = a.c22.map((x) => x.scope.id).join(',') + '|' + a.c24.map((x) => `${x.scope.id}:${plans.get(x.scope)?.action ?? '-'}`).join(',');
     if (guardCache.has(key)) return guardCache.get(key)!;
-    const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22);
+    const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
     guardCache.set(key, r);
     return r;
   };
@@ -536,7 +539,7 @@ function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
     if (i < 0) continue;
     const c22 = a.c22.slice(0, i + 1);
     const key = c22.map((x) => x.scope.id).join(',');
-    if (!out.has(key)) out.set(key, { c22, c24: a.c24 });
+    if (!out.has(key)) out.set(key, { c22, c24: a.c24, probe: a.probe });
   }
   return [...out.values()];
 }
@@ -574,20 +577,21 @@ interface Mismatch {
   got: Status;
 }
 
-function describeRequest(r: Request): string {
+function describeRequest(r: Request, probe: Probe): string {
   const c = r.client;
+  const target = (probe.uri !== null ? probe.uri : `${probe.dir.replace(/\/$/, '')}/${probe.file ?? ''}`).split(ANY_NAME).join('<any>');
   const addr = c.family === 4 ? [24n, 16n, 8n, 0n].map((s) => String((c.addr >> s) & 255n)).join('.') : `[${c.addr.toString(16)}]`;
   const who = r.cred.kind === 'none' ? 'no password' : r.cred.kind === 'bad' ? 'a wrong password' : r.cred.name ? `user ${r.cred.name}` : 'a valid user';
-  return `${r.method === '~OTHER' ? 'another method' : r.method} from ${addr}${c.host ? ` (${c.host})` : ''}${c.env.size ? ` with ${[...c.env].join(', ')} set` : ''} and ${who}`;
+  return `${r.method === '~OTHER' ? 'another method' : r.method} ${target} from ${addr}${c.host ? ` (${c.host})` : ''}${c.env.size ? ` with ${[...c.env].join(', ')} set` : ''} and ${who}`;
 }
 
-function guard(c22: ChainState[], c24: ChainState[], server: Server22): Mismatch | null {
+function guard(c22: ChainState[], c24: ChainState[], server: Server22, probe: Probe): Mismatch | null {
   const all = [...c22, ...c24].map((c) => c.state);
   const methods = methodsOf(all);
   for (const r of requestClasses(all, methods)) {
     const want = eval22(c22, r, server);
     const got = eval24(c24, r);
-    if (want !== got) return { request: describeRequest(r), want, got };
+    if (want !== got) return { request: describeRequest(r, probe), want, got };
   }
   return null;
 }
