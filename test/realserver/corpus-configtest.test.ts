@@ -11,8 +11,8 @@ import { prepareCorpusFile, SERVER_KINDS } from '../helpers/corpusServer.js';
 import { describeWithHttpd, pool } from '../helpers/httpd.js';
 import { runCli } from '../helpers/tree.js';
 
-/** Files that pass today (of the standalone ones); raise it as transforms land. */
-const FLOOR = 14;
+/** Files that pass today (44 of 53 standalone ones; the other 9 lack modules or LoadModule lines the 2.2 tree got elsewhere). */
+const FLOOR = 44;
 
 interface Outcome {
   file: string;
