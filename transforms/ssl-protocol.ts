@@ -5,6 +5,8 @@ import type { Transform } from './types.js';
 // ("SSLProtocol: SSLv2 is no longer supported"), `-SSLv2` is accepted and ignored; with an
 // OpenSSL built without SSLv3 (Debian; OpenSSL 1.1 by default) `SSLv3` / `+SSLv3` is fatal
 // too ("SSLv3 not supported by this version of OpenSSL"). Names are case-insensitive.
+// A list left with only TLS 1.0/1.1 is valid but, on OpenSSL 3, fails every handshake
+// (checked on Debian's apache2: alert 80) unless the cipher string sets @SECLEVEL=0.
 export const sslProtocol: Transform = {
   id: 'ssl-protocol',
   title: 'Drop SSLv2 (and SSLv3) from SSLProtocol / SSLProxyProtocol: 2.4 refuses them',
@@ -21,6 +23,8 @@ export const sslProtocol: Transform = {
         if ((name === 'sslv2' || name === 'sslv3') && action !== '-') dropped.push(a.value);
         else keep.push(a);
       }
+      const old = onlyOldTls(keep.map((a) => a.value));
+      if (old) ctx.report({ node: d, severity: 'warning', message: `${d.name} allows only ${old}: OpenSSL 3 (Debian 12 and later) speaks TLS 1.0 and 1.1 only at security level 0, so every handshake fails unless ${d.is('SSLProxyProtocol') ? 'SSLProxyCipherSuite' : 'SSLCipherSuite'} adds @SECLEVEL=0; add TLSv1.2 (or write "all -SSLv3")` });
       if (dropped.length === 0) continue;
       const why = dropped.map((w) => (/sslv2/i.test(w)
         ? `${w} (2.4 has no SSLv2: "SSLv2 is no longer supported")`
@@ -36,3 +40,22 @@ export const sslProtocol: Transform = {
     }
   },
 };
+
+const ALL = ['sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3'];
+
+/** The protocols a word list enables, read as mod_ssl does (ssl_cmd_protocol_parse), when they are all TLS 1.0/1.1. */
+function onlyOldTls(words: string[]): string | null {
+  let on = new Set<string>();
+  for (const w of words) {
+    const action = w[0] === '+' || w[0] === '-' ? w[0] : '';
+    const name = w.slice(action.length).toLowerCase();
+    const these = name === 'all' ? ALL : ALL.includes(name) ? [name] : name === 'sslv2' ? [] : null;
+    if (these === null) return null; // a word we do not know: mod_ssl will say
+    if (action === '-') for (const x of these) on.delete(x);
+    else if (action === '+') for (const x of these) on.add(x);
+    else on = new Set(these);
+  }
+  const names = ALL.filter((x) => on.has(x) && x !== 'sslv3');
+  if (names.length === 0 || names.some((x) => x === 'tlsv1.2' || x === 'tlsv1.3')) return null;
+  return names.map((x) => x.replace('tlsv', 'TLSv')).join(' and ');
+}
