@@ -384,9 +384,7 @@ export function ancestors(node: Node): Section[] {
 export function lineOf(node: Node | undefined): number {
   let n: Node | null | undefined = node;
   while (n) {
-    if (n.line > 0) return n.line;
-    const prev = n.prev();
-    if (prev && prev.line > 0) return prev.line;
+    for (let s: Node | null | undefined = n; s; s = s.prev()) if (s.line > 0) return s.line;
     const p: Node['parent'] = n.parent;
     n = p && p.kind === 'section' ? p : null;
   }

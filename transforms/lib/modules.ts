@@ -318,13 +318,14 @@ export function applyPlan(ctx: TransformContext, plan: ModulePlan): string[] {
   plan.anchor.node.after(...nodes);
   plan.anchor = { file: plan.anchor.file, node: nodes[nodes.length - 1] };
   plan.add.forEach((e) => {
-    const who = e.needs[0];
+    const who = e.needs.find((n) => n.node.line > 0) ?? e.needs[0];
+    const what = who && (who.node.line > 0 ? `${who.what} at` : `${who.what} (written by this conversion) near`);
     const more = e.needs.length > 1 ? ` and ${e.needs.length - 1} more` : '';
     const message = e.mpm
       ? `LoadModule ${e.module} added: 2.4 loads its MPM as a module and 2.2 compiled it in; chose it because ${e.mpm} — confirm with the 2.2 server's \`httpd -l\``
       : e.always
       ? `LoadModule ${e.module} added (inside <IfModule !${e.module}>): ${e.always}`
-      : `LoadModule ${e.module} added (inside <IfModule !${e.module}>): ${who.what} at ${who.file === ctx.file ? `line ${who.node.line}` : where(who.file, who.node)}${more} needs it in 2.4`;
+      : `LoadModule ${e.module} added (inside <IfModule !${e.module}>): ${what} ${who.file === ctx.file ? `line ${lineOf(who.node)}` : where(who.file, who.node)}${more} ${more ? 'need' : 'needs'} it in 2.4`;
     ctx.report({ line, severity: e.mpm ? 'manual' : 'change', message });
   });
   const added = plan.add.map((e) => e.module);
