@@ -14,7 +14,7 @@
 // CI runs FUZZ_RUNS (default 20,000) cases; `npm run fuzz` runs many more. FUZZ_SEED
 // replays a failing run (fast-check prints the seed and the shrunk case).
 import fc from 'fast-check';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { structuredPatch } from 'diff';
 import { hunks } from '../../src/engine/diff.js';
@@ -278,6 +278,14 @@ describe('fuzz', () => {
   test('the seeds themselves pass every check', () => {
     expect(seeds.length).toBeGreaterThan(SNIPPETS.length);
     for (const s of seeds) for (const name of ['httpd.conf', '.htaccess']) checkText(s, { name, mode: 'replace', preserveDefaults: false });
+  });
+
+  // FUZZ_CASE='<counterexample JSON>' replays one case; FUZZ_DUMP=file writes its text.
+  (process.env.FUZZ_CASE ? test : test.skip)('replay FUZZ_CASE', () => {
+    const c = JSON.parse(process.env.FUZZ_CASE!) as Options & { seed: number; mutations: Mutation[] };
+    const text = c.mutations.reduce(mutate, seeds[c.seed]);
+    if (process.env.FUZZ_DUMP) writeFileSync(process.env.FUZZ_DUMP, Buffer.from(text, 'latin1'));
+    checkText(text, { name: c.name, mode: c.mode, preserveDefaults: c.preserveDefaults });
   });
 
   test(`${RUNS} mutated files through parse → all ${transforms.length} transforms → print → re-parse`, () => {
