@@ -25,7 +25,13 @@ export function viewModules(version: '2.2' | '2.4', has22: (id: string) => Trist
     if (ONLY_20.has(id)) return 'no';
     if (ONLY_24.has(id)) return version === '2.2' ? 'no' : id === 'access_compat_module' ? 'unknown' : 'yes';
     // In 2.4 a removed module is absent; a renamed one is there when its 2.2 name was.
-    if (version === '2.4' && moduleIn24(id) === '') return 'no';
+    if (moduleIn24(id) === '') {
+      if (version === '2.4') return 'no';
+      // This tool removes their LoadModule lines, so in its own output "not loaded" may
+      // mean "was loaded": treat it as unknown, or a second run would judge differently.
+      const t = has22(id);
+      return t === 'no' ? 'unknown' : t;
+    }
     return has22(id);
   };
 }
