@@ -147,6 +147,28 @@ export class ServerModel {
     return this.cached.visits;
   }
 
+  private index: { structure: number; edits: number; byKey: Map<string, Visit[]> } | null = null;
+
+  /**
+   * The directives and sections of the server named `key` (lower case), in reading order.
+   * Transforms that look up a few names for every file ask here instead of walking the
+   * whole server each time; the index is rebuilt after any edit (a rename changes names).
+   */
+  named(key: string): readonly Visit[] {
+    if (this.index === null || this.index.structure !== Document.structureVersion || this.index.edits !== Document.editVersion) {
+      const byKey = new Map<string, Visit[]>();
+      for (const v of this.visits()) {
+        const n = v.node;
+        if (n.kind !== 'directive' && n.kind !== 'section') continue;
+        const list = byKey.get(n.key);
+        if (list) list.push(v);
+        else byKey.set(n.key, [v]);
+      }
+      this.index = { structure: Document.structureVersion, edits: Document.editVersion, byKey };
+    }
+    return this.index.byKey.get(key) ?? [];
+  }
+
   /** The server's nodes in reading order (see visits()). */
   *walk(): Generator<Visit> {
     yield* this.visits();
