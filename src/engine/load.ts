@@ -293,6 +293,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   // it has Listen or LoadModule lines (conf/extra/httpd-ssl.conf does).
   const startMain = (file: ConfigFile): void => {
     file.role = 'main';
+    tree.rolesChanged();
     const { root, note, line } = serverRootOf(file, opts, tree.defines);
     if (note) findings.push(engineFinding('server-root', file.display, line ?? 0, 'warning', note));
     tree.serverRoots.set(file, root);
@@ -344,7 +345,10 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
             findings.push(engineFinding('include', file.display, d.line, 'error', `${where} includes ${target.display}, which is already being read (Include cycle); not followed`));
             continue;
           }
-          if (target.role === 'standalone' || target.role === 'main') target.role = 'included';
+          if (target.role === 'standalone' || target.role === 'main') {
+            target.role = 'included';
+            tree.rolesChanged();
+          }
           if (!target.includedBy.some((x) => x.directive === d)) target.includedBy.push({ file, directive: d });
           targets.push(target);
           chain.push(target);
