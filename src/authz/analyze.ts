@@ -236,20 +236,27 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const fileParts = new Map<string, Part>();
   const locParts = new Map<string, Part>();
   const combos = new Map<string, { f: Part; l: Part }>();
-  for (const probe of probes(u)) {
-    const vk = probe.vhost ? String(u.ss.vhosts.indexOf(probe.vhost)) : 'main';
+  const vhostKey = new Map<Section, string>(u.ss.vhosts.map((v, i) => [v, String(i)]));
+  const locPart = (vhost: Section | null, uri: string | null): Part => {
+    const lk = `${vhost ? vhostKey.get(vhost) : 'main'}|${uri}`;
+    let l = locParts.get(lk);
+    if (!l) {
+      const probe: Probe = { vhost, uri, dir: '/', file: null };
+      l = part(locationMembers(u.ss, probe, u.env22), locationMembers(u.ss, probe, u.env24));
+      locParts.set(lk, l);
+    }
+    return l;
+  };
+  const folders = new ForeignFolders(u.ss, (vhost, uri) => locPart(vhost, uri).key);
+  for (const probe of probes(u, folders)) {
+    const vk = probe.vhost ? vhostKey.get(probe.vhost)! : 'main';
     const fk = `${vk}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
     let f = fileParts.get(fk);
     if (!f) {
       f = part(fileMembers(u.ss, probe, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, probe, u.env24, u.htMap, classOf, 'all'));
       fileParts.set(fk, f);
     }
-    const lk = `${vk}|${probe.uri}`;
-    let l = locParts.get(lk);
-    if (!l) {
-      l = part(locationMembers(u.ss, probe, u.env22), locationMembers(u.ss, probe, u.env24));
-      locParts.set(lk, l);
-    }
+    const l = locPart(probe.vhost, probe.uri);
     combos.set(f.key + '#' + l.key, { f, l });
   }
   const alts = new Map<string, Alt>();
@@ -530,8 +537,92 @@ function describeContexts(chains: Scope[][], s: Scope): string {
   return others.size > 0 ? `with and without ${[...others].slice(0, 3).map((x) => describeScope(x, true)).join(', ')}` : 'depending on the request';
 }
 
+/**
+ * Which .htaccess folders a virtual host must probe. Every server probes every .htaccess
+ * folder (a folder no URL of it reaches may still be reached, see probes()), so a tree with
+ * an .htaccess per site had vhosts x folders requests. Most of them repeat what an earlier
+ * server's requests already gave: a folder that none of the host's own sections touch and
+ * none of its URLs map to has the filesystem part the main server gave it, and is paired with
+ * the same URLs as every other such folder (the host's "foreign" URLs). Once a server has
+ * paired a folder with <Location> parts of the same keys, the host's requests for it add no
+ * chain that is not already there, and are skipped: the chains found, and their order, are
+ * those of probing everything.
+ *
+ * Book-keeping: for each <Location> part key, the folders not yet paired with it ("holes"):
+ * the main server pairs its foreign URLs with every folder but those under its own
+ * DocumentRoot and Aliases; a host pairs its foreign URLs with every folder but those its
+ * own sections or URLs reach.
+ */
+class ForeignFolders {
+  /** The .htaccess scopes in reading order; a folder is named by its index here. */
+  readonly block: Scope[];
+  private readonly sorted: Array<{ pattern: string; i: number }>;
+  private readonly holes = new Map<string, Set<number>>();
+  private readonly own = new Map<Section, Scope[]>();
+
+  constructor(private readonly ss: ServerScopes, private readonly locKey: (vhost: Section | null, uri: string) => string) {
+    this.block = ss.scopes.filter((s) => s.kind === 'htaccess');
+    for (const s of ss.scopes) {
+      if (s.vhost === null) continue;
+      const list = this.own.get(s.vhost);
+      if (list) list.push(s);
+      else this.own.set(s.vhost, [s]);
+    }
+    this.sorted = this.block.map((s, i) => ({ pattern: normalizePath(s.pattern), i })).sort((a, b) => (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : a.i - b.i));
+  }
+
+  /** Folders that are `root` or below it (as toUri() and a <Directory> level test them). */
+  private under(root: string, out: Set<number>): void {
+    const first = (s: string): number => {
+      let lo = 0;
+      let hi = this.sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.sorted[mid].pattern < s) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    for (let k = first(root); k < this.sorted.length && this.sorted[k].pattern === root; k++) out.add(this.sorted[k].i);
+    const end = first(root + '0'); // '0' follows '/'
+    for (let k = first(root + '/'); k < end; k++) out.add(this.sorted[k].i);
+  }
+
+  /**
+   * The folders (block indices, in order) the host must probe, or null for all of them.
+   * `foreign`: the URLs the host pairs with a folder it does not map.
+   */
+  choose(vhost: Section | null, foreign: readonly string[]): number[] | null {
+    const keys = [...new Set(foreign.map((uri) => this.locKey(vhost, uri)))];
+    const map = this.ss.urlMap(vhost);
+    const own = new Set<number>();
+    for (const root of [map.documentRoot, ...map.aliases.map((a) => a.path)]) if (root !== null) this.under(root, own);
+    if (vhost === null) {
+      for (const k of keys) if (!this.holes.has(k)) this.holes.set(k, new Set(own));
+      return null;
+    }
+    // The host's own sections must not change any folder's filesystem part but by matching it as a <Directory>.
+    for (const s of this.own.get(vhost) ?? []) {
+      if (s.kind === 'directorymatch' || ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null)) return null;
+      if (s.kind === 'directory') {
+        if (s.wildcard || s.pattern === '/') return null;
+        this.under(s.pattern, own);
+      }
+    }
+    const known = keys.every((k) => this.holes.has(k));
+    const todo = new Set(own);
+    if (known) for (const k of keys) for (const i of this.holes.get(k)!) todo.add(i);
+    // After this host, a key's holes are at most the folders it reaches itself.
+    for (const k of keys) {
+      const h = this.holes.get(k);
+      this.holes.set(k, h ? new Set([...h].filter((i) => own.has(i))) : new Set(own));
+    }
+    return known ? [...todo].sort((a, b) => a - b) : null;
+  }
+}
+
 /** Requests that reach every scope: folders, files and URLs the configuration names. */
-function* probes(u: Unit): Generator<Probe> {
+function* probes(u: Unit, folders: ForeignFolders): Generator<Probe> {
   const ss = u.ss;
   const hosts: Array<Section | null> = [null, ...ss.vhosts];
   const files = new Set<string | null>([null, ANY_NAME + '.html']);
@@ -543,9 +634,21 @@ function* probes(u: Unit): Generator<Probe> {
     }
   }
   const hasProxy = ss.scopes.some((s) => s.kind === 'proxy');
+  // The scopes of each host in reading order, .htaccess files (read last: ForeignFolders) apart.
+  const blockStart = ss.scopes.findIndex((s) => s.kind === 'htaccess');
+  const server = blockStart < 0 ? ss.scopes : ss.scopes.slice(0, blockStart);
+  const position = new Map(server.map((s, i) => [s, i]));
+  const shared = server.filter((s) => s.vhost === null);
+  const ownScopes = new Map<Section, Scope[]>();
+  for (const s of server) {
+    if (s.vhost === null) continue;
+    const list = ownScopes.get(s.vhost);
+    if (list) list.push(s);
+    else ownScopes.set(s.vhost, [s]);
+  }
   for (const vhost of hosts) {
     const map = ss.urlMap(vhost);
-    const mine = ss.scopes.filter((s) => s.vhost === null || s.vhost === vhost);
+    const mine = vhost === null ? shared : [...shared, ...(ownScopes.get(vhost) ?? [])].sort((a, b) => position.get(a)! - position.get(b)!);
     const dirs = new Set<string>();
     const addDir = (d: string): void => {
       const n = normalizePath(d);
@@ -557,7 +660,6 @@ function* probes(u: Unit): Generator<Probe> {
     for (const a of map.aliases) addDir(a.path);
     for (const s of mine) {
       if (s.kind === 'directory') addDir(s.wildcard ? fnmatchExample(s.pattern) : s.pattern);
-      if (s.kind === 'htaccess') addDir(s.pattern);
       if (s.kind === 'directorymatch' && s.regex) {
         const ex = regexExample(s.regex);
         if (ex !== null) {
@@ -574,11 +676,15 @@ function* probes(u: Unit): Generator<Probe> {
     // cannot follow, any <Location> may reach it; otherwise only <Location /> does.
     const locationUris = mine.filter((s) => s.kind === 'location').map((s) => (s.wildcard ? fnmatchExample(s.pattern) : s.pattern));
     const unknownMap = map.opaque || (map.documentRoot === null && map.aliases.length === 0);
+    const foreign = unknownMap ? [...locationUris, '/' + ANY_NAME] : ['/' + ANY_NAME];
+    // Every .htaccess folder, or those whose requests are not known already.
+    const chosen = folders.choose(vhost, foreign);
+    if (chosen === null) for (const s of folders.block) addDir(s.pattern);
+    else for (const i of chosen) addDir(folders.block[i].pattern);
     for (const d of dirs) {
       const uri = toUri(map, d);
       if (uri !== null) pair(uri, d);
-      else if (unknownMap) for (const u of [...locationUris, '/' + ANY_NAME]) pair(u, d);
-      else pair('/' + ANY_NAME, d);
+      else for (const u of foreign) pair(u, d);
     }
     for (const s of mine) {
       if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
