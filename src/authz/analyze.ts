@@ -249,11 +249,13 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   };
   const folders = new ForeignFolders(u.ss, (vhost, uri) => locPart(vhost, uri).key);
   for (const probe of probes(u, folders)) {
-    const vk = probe.vhost ? vhostKey.get(probe.vhost)! : 'main';
-    const fk = `${vk}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
+    // A folder the host's own sections do not touch has the main server's filesystem part.
+    const fsHost = probe.mainPart ? null : probe.vhost;
+    const fk = `${fsHost ? vhostKey.get(fsHost)! : 'main'}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
     let f = fileParts.get(fk);
     if (!f) {
-      f = part(fileMembers(u.ss, probe, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, probe, u.env24, u.htMap, classOf, 'all'));
+      const p: Probe = { vhost: fsHost, uri: probe.uri, dir: probe.dir, file: probe.file, proxy: probe.proxy };
+      f = part(fileMembers(u.ss, p, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, p, u.env24, u.htMap, classOf, 'all'));
       fileParts.set(fk, f);
     }
     const l = locPart(probe.vhost, probe.uri);
@@ -271,8 +273,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     }
     for (let mask = 0; mask < 1 << may.length; mask++) {
       const on = (x: Member): boolean => x.certainty === 'must' || (mask & (1 << may.indexOf(x.scope))) !== 0;
-      const c22 = m22.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
-      const c24 = m24.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
+      const c22: ChainMember[] = m22.filter(on);
+      const c24: ChainMember[] = m24.filter(on);
       const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
       if (!alts.has(key)) alts.set(key, { c22, c24 });
     }
@@ -301,6 +303,23 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     chainsOf.get(x)!.push(a);
   }
 
+  // Chains through a scope, in order (built when a scope that never decides asks: scanning
+  // every chain for each such scope was quadratic).
+  let through: Map<Scope, Alt[]> | null = null;
+  const altsWith = (s: Scope): Alt[] => {
+    if (through === null) {
+      through = new Map();
+      for (const a of alts.values()) {
+        for (const x of a.c22) {
+          const list = through.get(x.scope);
+          if (!list) through.set(x.scope, [a]);
+          else if (list[list.length - 1] !== a) list.push(a);
+        }
+      }
+    }
+    return through.get(s) ?? [];
+  };
+
   // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
   const plans = new Map<Scope, ScopePlan>();
   const states = (c: ChainMember[], view: Map<Scope, SectionState>): ChainState[] => c.map((x) => ({ state: view.get(x.scope)!, forbidden: x.forbidden }));
@@ -315,7 +334,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (!access22(a22) && !promoted.has(s)) continue; // AuthType alone, under a Require in effect
     // A scope that never decides (a later scope always overrides it) is written with the
     // policy in effect as of itself: its chains cut after it.
-    const chains = chainsOf.get(s) ?? truncatedChains(alts.values(), s);
+    const chains = chainsOf.get(s) ?? truncatedChains(altsWith(s), s);
     const fail = (why: string): void => {
       plan.action = 'manual';
       plan.reason = why;
@@ -358,14 +377,20 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   }
 
   // 4. The guard: every chain must answer every request the same in 2.2 and in the planned 2.4.
+  const converted24 = new Map<Scope, SectionState>();
   const planned24 = (s: Scope): SectionState => {
     const p = plans.get(s);
     if (!p || p.action !== 'convert' || !p.tree) return st24.get(s)!;
-    return plannedState(s, p, u.env24);
+    let st = converted24.get(s);
+    if (!st) converted24.set(s, (st = plannedState(s, p, u.env24)));
+    return st;
   };
+  // Keyed by what the chain's sections say, not by which sections say it: a thousand sites
+  // with the same rules are one evaluation.
+  const said = stateIds();
   const guardCache = new Map<string, Mismatch | null>();
   const check = (a: Alt): Mismatch | null => {
-    const key = a.c22.map((x) => x.scope.id).join(',') + '|' + a.c24.map((x) => `${x.scope.id}:${plans.get(x.scope)?.action ?? '-'}`).join(',');
+    const key = a.c22.map((x) => said(st22.get(x.scope)!) + (x.forbidden ? '!' : '')).join(',') + '|' + a.c24.map((x) => said(planned24(x.scope)) + (x.forbidden ? '!' : '')).join(',');
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22);
     guardCache.set(key, r);
@@ -462,6 +487,42 @@ function inheritedFrom(chain: Scope[], s: Scope, st: Map<Scope, SectionState>): 
   if (require) out.require = require;
   if (satisfy) out.satisfy = satisfy;
   return out;
+}
+
+/**
+ * Numbers section states by what they say (their nodes aside): equal numbers, equal answers
+ * from the evaluators, which read nothing else. A state that cannot be written out gets a
+ * number of its own.
+ */
+function stateIds(): (s: SectionState) => number {
+  const byState = new WeakMap<SectionState, number>();
+  const byText = new Map<string, number>();
+  let next = 0;
+  const replacer = (k: string, v: unknown): unknown => {
+    if (k === 'node' || k === 'nodes') return undefined;
+    if (typeof v === 'bigint') return { bigint: v.toString() };
+    if (v instanceof Map) return { map: [...v] };
+    if (v instanceof Set) return { set: [...v] };
+    return v;
+  };
+  return (s) => {
+    let id = byState.get(s);
+    if (id === undefined) {
+      let text: string | null;
+      try {
+        text = JSON.stringify(s, replacer);
+      } catch {
+        text = null;
+      }
+      if (text === null) id = next++;
+      else {
+        id = byText.get(text);
+        if (id === undefined) byText.set(text, (id = next++));
+      }
+      byState.set(s, id);
+    }
+    return id;
+  };
 }
 
 function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
@@ -589,23 +650,25 @@ class ForeignFolders {
   }
 
   /**
-   * The folders (block indices, in order) the host must probe, or null for all of them.
+   * The folders (block indices, in order) the host must probe, or null for all of them; and
+   * `own`, unless null: the folders whose filesystem part may differ from the main server's
+   * (the others have the main server's, so the host need not compute its own).
    * `foreign`: the URLs the host pairs with a folder it does not map.
    */
-  choose(vhost: Section | null, foreign: readonly string[]): number[] | null {
+  choose(vhost: Section | null, foreign: readonly string[]): { visit: number[] | null; own: ReadonlySet<number> | null } {
     const keys = [...new Set(foreign.map((uri) => this.locKey(vhost, uri)))];
     const map = this.ss.urlMap(vhost);
     const own = new Set<number>();
     for (const root of [map.documentRoot, ...map.aliases.map((a) => a.path)]) if (root !== null) this.under(root, own);
     if (vhost === null) {
       for (const k of keys) if (!this.holes.has(k)) this.holes.set(k, new Set(own));
-      return null;
+      return { visit: null, own: null };
     }
     // The host's own sections must not change any folder's filesystem part but by matching it as a <Directory>.
     for (const s of this.own.get(vhost) ?? []) {
-      if (s.kind === 'directorymatch' || ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null)) return null;
+      if (s.kind === 'directorymatch' || ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null)) return { visit: null, own: null };
       if (s.kind === 'directory') {
-        if (s.wildcard || s.pattern === '/') return null;
+        if (s.wildcard || s.pattern === '/') return { visit: null, own: null };
         this.under(s.pattern, own);
       }
     }
@@ -617,12 +680,12 @@ class ForeignFolders {
       const h = this.holes.get(k);
       this.holes.set(k, h ? new Set([...h].filter((i) => own.has(i))) : new Set(own));
     }
-    return known ? [...todo].sort((a, b) => a - b) : null;
+    return { visit: known ? [...todo].sort((a, b) => a - b) : null, own };
   }
 }
 
 /** Requests that reach every scope: folders, files and URLs the configuration names. */
-function* probes(u: Unit, folders: ForeignFolders): Generator<Probe> {
+function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart: boolean }> {
   const ss = u.ss;
   const hosts: Array<Section | null> = [null, ...ss.vhosts];
   const files = new Set<string | null>([null, ANY_NAME + '.html']);
@@ -679,8 +742,16 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe> {
     const foreign = unknownMap ? [...locationUris, '/' + ANY_NAME] : ['/' + ANY_NAME];
     // Every .htaccess folder, or those whose requests are not known already.
     const chosen = folders.choose(vhost, foreign);
-    if (chosen === null) for (const s of folders.block) addDir(s.pattern);
-    else for (const i of chosen) addDir(folders.block[i].pattern);
+    const mainPart = new Set<string>();
+    for (const i of chosen.visit ?? folders.block.keys()) {
+      const d = folders.block[i].pattern;
+      addDir(d);
+      if (chosen.own && !chosen.own.has(i)) {
+        const n = normalizePath(d);
+        mainPart.add(n);
+        mainPart.add(n === '/' ? '/' + ANY_NAME : n + '/' + ANY_NAME);
+      }
+    }
     for (const d of dirs) {
       const uri = toUri(map, d);
       if (uri !== null) pair(uri, d);
@@ -700,8 +771,11 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe> {
         }
       }
     }
-    for (const { uri, dir } of pairs.values()) for (const file of files) yield { vhost, uri, dir, file };
-    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true };
+    for (const { uri, dir } of pairs.values()) {
+      const shared = mainPart.has(dir);
+      for (const file of files) yield { vhost, uri, dir, file, mainPart: shared };
+    }
+    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true, mainPart: false };
   }
 }
 
