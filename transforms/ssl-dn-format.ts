@@ -23,7 +23,7 @@ export const sslDnFormat: Transform = {
     // A configuration that already asks for the old format (a 2.4 one) needs no advice.
     const legacy = (n: Node): boolean => n.kind === 'directive' && n.is('SSLOptions') && /LegacyDNStringFormat/i.test(n.values.join(' '));
     if ([...walk(ctx.doc)].some(legacy)) return;
-    for (const main of ctx.tree.mainsOf(ctx.file)) for (const v of model(ctx.tree).server(main).walk()) if (legacy(v.node)) return;
+    for (const main of ctx.tree.mainsOf(ctx.file)) if (model(ctx.tree).server(main).named('ssloptions').some((v) => legacy(v.node))) return;
     for (const d of walk(ctx.doc)) {
       if (d.kind !== 'directive' && d.kind !== 'section') continue;
       const m = DN.exec(d.values.join(' '));

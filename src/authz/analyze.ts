@@ -249,20 +249,29 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const fileParts = new Map<string, Part>();
   const locParts = new Map<string, Part>();
   const combos = new Map<string, { f: Part; l: Part; probe: Probe }>();
-  for (const probe of probes(u)) {
-    const vk = probe.vhost ? String(u.ss.vhosts.indexOf(probe.vhost)) : 'main';
-    const fk = `${vk}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
-    let f = fileParts.get(fk);
-    if (!f) {
-      f = part(fileMembers(u.ss, probe, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, probe, u.env24, u.htMap, classOf, 'all'));
-      fileParts.set(fk, f);
-    }
-    const lk = `${vk}|${probe.uri}`;
+  const vhostKey = new Map<Section, string>(u.ss.vhosts.map((v, i) => [v, String(i)]));
+  const locPart = (vhost: Section | null, uri: string | null): Part => {
+    const lk = `${vhost ? vhostKey.get(vhost) : 'main'}|${uri}`;
     let l = locParts.get(lk);
     if (!l) {
+      const probe: Probe = { vhost, uri, dir: '/', file: null };
       l = part(locationMembers(u.ss, probe, u.env22), locationMembers(u.ss, probe, u.env24));
       locParts.set(lk, l);
     }
+    return l;
+  };
+  const folders = new ForeignFolders(u.ss, (vhost, uri) => locPart(vhost, uri).key);
+  for (const probe of probes(u, folders)) {
+    // A folder the host's own sections do not touch has the main server's filesystem part.
+    const fsHost = probe.mainPart ? null : probe.vhost;
+    const fk = `${fsHost ? vhostKey.get(fsHost)! : 'main'}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
+    let f = fileParts.get(fk);
+    if (!f) {
+      const p: Probe = { vhost: fsHost, uri: probe.uri, dir: probe.dir, file: probe.file, proxy: probe.proxy };
+      f = part(fileMembers(u.ss, p, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, p, u.env24, u.htMap, classOf, 'all'));
+      fileParts.set(fk, f);
+    }
+    const l = locPart(probe.vhost, probe.uri);
     const ck = f.key + '#' + l.key;
     if (!combos.has(ck)) combos.set(ck, { f, l, probe });
   }
@@ -280,8 +289,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     }
     for (let mask = 0; mask < 1 << may.length; mask++) {
       const on = (x: Member): boolean => x.certainty === 'must' || (mask & (1 << may.indexOf(x.mayKey ?? `s${x.scope.id}`))) !== 0;
-      const c22 = m22.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
-      const c24 = m24.filter(on).map((x) => ({ scope: x.scope, forbidden: x.forbidden }));
+      const c22: ChainMember[] = m22.filter(on);
+      const c24: ChainMember[] = m24.filter(on);
       const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
       if (!alts.has(key)) alts.set(key, { c22, c24, probe });
     }
@@ -310,6 +319,23 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     chainsOf.get(x)!.push(a);
   }
 
+  // Chains through a scope, in order (built when a scope that never decides asks: scanning
+  // every chain for each such scope was quadratic).
+  let through: Map<Scope, Alt[]> | null = null;
+  const altsWith = (s: Scope): Alt[] => {
+    if (through === null) {
+      through = new Map();
+      for (const a of alts.values()) {
+        for (const x of a.c22) {
+          const list = through.get(x.scope);
+          if (!list) through.set(x.scope, [a]);
+          else if (list[list.length - 1] !== a) list.push(a);
+        }
+      }
+    }
+    return through.get(s) ?? [];
+  };
+
   // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
   const plans = new Map<Scope, ScopePlan>();
   const mixedHere = new Set<Scope>();
@@ -325,7 +351,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (!access22(a22) && !promoted.has(s)) continue; // AuthType alone, under a Require in effect
     // A scope that never decides (a later scope always overrides it) is written with the
     // policy in effect as of itself: its chains cut after it.
-    const chains = chainsOf.get(s) ?? truncatedChains(alts.values(), s);
+    const chains = chainsOf.get(s) ?? truncatedChains(altsWith(s), s);
     const fail = (why: string): void => {
       plan.action = 'manual';
       plan.reason = why;
@@ -389,14 +415,20 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   }
 
   // 4. The guard: every chain must answer every request the same in 2.2 and in the planned 2.4.
+  const converted24 = new Map<Scope, SectionState>();
   const planned24 = (s: Scope): SectionState => {
     const p = plans.get(s);
     if (!p || p.action !== 'convert' || !p.tree) return st24.get(s)!;
-    return plannedState(s, p, u.env24);
+    let st = converted24.get(s);
+    if (!st) converted24.set(s, (st = plannedState(s, p, u.env24)));
+    return st;
   };
+  // Keyed by what the chain's sections say, not by which sections say it: a thousand sites
+  // with the same rules are one evaluation.
+  const said = stateIds();
   const guardCache = new Map<string, Mismatch | null>();
   const check = (a: Alt): Mismatch | null => {
-    const key = a.c22.map((x) => x.scope.id).join(',') + '|' + a.c24.map((x) => `${x.scope.id}:${plans.get(x.scope)?.action ?? '-'}`).join(',');
+    const key = a.c22.map((x) => said(st22.get(x.scope)!) + (x.forbidden ? '!' : '')).join(',') + '|' + a.c24.map((x) => said(planned24(x.scope)) + (x.forbidden ? '!' : '')).join(',');
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
     guardCache.set(key, r);
@@ -532,6 +564,42 @@ function inheritedFrom(chain: Scope[], s: Scope, st: Map<Scope, SectionState>): 
   return out;
 }
 
+/**
+ * Numbers section states by what they say (their nodes aside): equal numbers, equal answers
+ * from the evaluators, which read nothing else. A state that cannot be written out gets a
+ * number of its own.
+ */
+function stateIds(): (s: SectionState) => number {
+  const byState = new WeakMap<SectionState, number>();
+  const byText = new Map<string, number>();
+  let next = 0;
+  const replacer = (k: string, v: unknown): unknown => {
+    if (k === 'node' || k === 'nodes') return undefined;
+    if (typeof v === 'bigint') return { bigint: v.toString() };
+    if (v instanceof Map) return { map: [...v] };
+    if (v instanceof Set) return { set: [...v] };
+    return v;
+  };
+  return (s) => {
+    let id = byState.get(s);
+    if (id === undefined) {
+      let text: string | null;
+      try {
+        text = JSON.stringify(s, replacer);
+      } catch {
+        text = null;
+      }
+      if (text === null) id = next++;
+      else {
+        id = byText.get(text);
+        if (id === undefined) byText.set(text, (id = next++));
+      }
+      byState.set(s, id);
+    }
+    return id;
+  };
+}
+
 function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
   const out = new Map<string, Alt>();
   for (const a of all) {
@@ -622,8 +690,94 @@ function describeContexts(chains: Scope[][], s: Scope): string {
   return others.size > 0 ? `with and without ${[...others].slice(0, 3).map((x) => describeScope(x, true)).join(', ')}` : 'depending on the request';
 }
 
+/**
+ * Which .htaccess folders a virtual host must probe. Every server probes every .htaccess
+ * folder (a folder no URL of it reaches may still be reached, see probes()), so a tree with
+ * an .htaccess per site had vhosts x folders requests. Most of them repeat what an earlier
+ * server's requests already gave: a folder that none of the host's own sections touch and
+ * none of its URLs map to has the filesystem part the main server gave it, and is paired with
+ * the same URLs as every other such folder (the host's "foreign" URLs). Once a server has
+ * paired a folder with <Location> parts of the same keys, the host's requests for it add no
+ * chain that is not already there, and are skipped: the chains found, and their order, are
+ * those of probing everything.
+ *
+ * Book-keeping: for each <Location> part key, the folders not yet paired with it ("holes"):
+ * the main server pairs its foreign URLs with every folder but those under its own
+ * DocumentRoot and Aliases; a host pairs its foreign URLs with every folder but those its
+ * own sections or URLs reach.
+ */
+class ForeignFolders {
+  /** The .htaccess scopes in reading order; a folder is named by its index here. */
+  readonly block: Scope[];
+  private readonly sorted: Array<{ pattern: string; i: number }>;
+  private readonly holes = new Map<string, Set<number>>();
+  private readonly own = new Map<Section, Scope[]>();
+
+  constructor(private readonly ss: ServerScopes, private readonly locKey: (vhost: Section | null, uri: string) => string) {
+    this.block = ss.scopes.filter((s) => s.kind === 'htaccess');
+    for (const s of ss.scopes) {
+      if (s.vhost === null) continue;
+      const list = this.own.get(s.vhost);
+      if (list) list.push(s);
+      else this.own.set(s.vhost, [s]);
+    }
+    this.sorted = this.block.map((s, i) => ({ pattern: normalizePath(s.pattern), i })).sort((a, b) => (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : a.i - b.i));
+  }
+
+  /** Folders that are `root` or below it (as toUri() and a <Directory> level test them). */
+  private under(root: string, out: Set<number>): void {
+    const first = (s: string): number => {
+      let lo = 0;
+      let hi = this.sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.sorted[mid].pattern < s) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    for (let k = first(root); k < this.sorted.length && this.sorted[k].pattern === root; k++) out.add(this.sorted[k].i);
+    const end = first(root + '0'); // '0' follows '/'
+    for (let k = first(root + '/'); k < end; k++) out.add(this.sorted[k].i);
+  }
+
+  /**
+   * The folders (block indices, in order) the host must probe, or null for all of them; and
+   * `own`, unless null: the folders whose filesystem part may differ from the main server's
+   * (the others have the main server's, so the host need not compute its own).
+   * `foreign`: the URLs the host pairs with a folder it does not map.
+   */
+  choose(vhost: Section | null, foreign: readonly string[]): { visit: number[] | null; own: ReadonlySet<number> | null } {
+    const keys = [...new Set(foreign.map((uri) => this.locKey(vhost, uri)))];
+    const map = this.ss.urlMap(vhost);
+    const own = new Set<number>();
+    for (const root of [map.documentRoot, ...map.aliases.map((a) => a.path)]) if (root !== null) this.under(root, own);
+    if (vhost === null) {
+      for (const k of keys) if (!this.holes.has(k)) this.holes.set(k, new Set(own));
+      return { visit: null, own: null };
+    }
+    // The host's own sections must not change any folder's filesystem part but by matching it as a <Directory>.
+    for (const s of this.own.get(vhost) ?? []) {
+      if (s.kind === 'directorymatch' || ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null)) return { visit: null, own: null };
+      if (s.kind === 'directory') {
+        if (s.wildcard || s.pattern === '/') return { visit: null, own: null };
+        this.under(s.pattern, own);
+      }
+    }
+    const known = keys.every((k) => this.holes.has(k));
+    const todo = new Set(own);
+    if (known) for (const k of keys) for (const i of this.holes.get(k)!) todo.add(i);
+    // After this host, a key's holes are at most the folders it reaches itself.
+    for (const k of keys) {
+      const h = this.holes.get(k);
+      this.holes.set(k, h ? new Set([...h].filter((i) => own.has(i))) : new Set(own));
+    }
+    return { visit: known ? [...todo].sort((a, b) => a - b) : null, own };
+  }
+}
+
 /** Requests that reach every scope: folders, files and URLs the configuration names. */
-function* probes(u: Unit): Generator<Probe> {
+function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart: boolean }> {
   const ss = u.ss;
   const hosts: Array<Section | null> = [null, ...ss.vhosts];
   const files = new Set<string | null>([null, ANY_NAME + '.html']);
@@ -635,9 +789,21 @@ function* probes(u: Unit): Generator<Probe> {
     }
   }
   const hasProxy = ss.scopes.some((s) => s.kind === 'proxy');
+  // The scopes of each host in reading order, .htaccess files (read last: ForeignFolders) apart.
+  const blockStart = ss.scopes.findIndex((s) => s.kind === 'htaccess');
+  const server = blockStart < 0 ? ss.scopes : ss.scopes.slice(0, blockStart);
+  const position = new Map(server.map((s, i) => [s, i]));
+  const shared = server.filter((s) => s.vhost === null);
+  const ownScopes = new Map<Section, Scope[]>();
+  for (const s of server) {
+    if (s.vhost === null) continue;
+    const list = ownScopes.get(s.vhost);
+    if (list) list.push(s);
+    else ownScopes.set(s.vhost, [s]);
+  }
   for (const vhost of hosts) {
     const map = ss.urlMap(vhost);
-    const mine = ss.scopes.filter((s) => s.vhost === null || s.vhost === vhost);
+    const mine = vhost === null ? shared : [...shared, ...(ownScopes.get(vhost) ?? [])].sort((a, b) => position.get(a)! - position.get(b)!);
     const dirs = new Set<string>();
     const addDir = (d: string): void => {
       const n = normalizePath(d);
@@ -649,7 +815,6 @@ function* probes(u: Unit): Generator<Probe> {
     for (const a of map.aliases) addDir(a.path);
     for (const s of mine) {
       if (s.kind === 'directory') addDir(s.wildcard ? fnmatchExample(s.pattern) : s.pattern);
-      if (s.kind === 'htaccess') addDir(s.pattern);
       if (s.kind === 'directorymatch' && s.regex) {
         const ex = regexExample(s.regex);
         if (ex !== null) {
@@ -666,11 +831,23 @@ function* probes(u: Unit): Generator<Probe> {
     // cannot follow, any <Location> may reach it; otherwise only <Location /> does.
     const locationUris = mine.filter((s) => s.kind === 'location').map((s) => (s.wildcard ? fnmatchExample(s.pattern) : s.pattern));
     const unknownMap = map.opaque || (map.documentRoot === null && map.aliases.length === 0);
+    const foreign = unknownMap ? [...locationUris, '/' + ANY_NAME] : ['/' + ANY_NAME];
+    // Every .htaccess folder, or those whose requests are not known already.
+    const chosen = folders.choose(vhost, foreign);
+    const mainPart = new Set<string>();
+    for (const i of chosen.visit ?? folders.block.keys()) {
+      const d = folders.block[i].pattern;
+      addDir(d);
+      if (chosen.own && !chosen.own.has(i)) {
+        const n = normalizePath(d);
+        mainPart.add(n);
+        mainPart.add(n === '/' ? '/' + ANY_NAME : n + '/' + ANY_NAME);
+      }
+    }
     for (const d of dirs) {
       const uri = toUri(map, d);
       if (uri !== null) pair(uri, d);
-      else if (unknownMap) for (const u of [...locationUris, '/' + ANY_NAME]) pair(u, d);
-      else pair('/' + ANY_NAME, d);
+      else for (const u of foreign) pair(u, d);
     }
     for (const s of mine) {
       if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
@@ -686,8 +863,11 @@ function* probes(u: Unit): Generator<Probe> {
         }
       }
     }
-    for (const { uri, dir } of pairs.values()) for (const file of files) yield { vhost, uri, dir, file };
-    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true };
+    for (const { uri, dir } of pairs.values()) {
+      const shared = mainPart.has(dir);
+      for (const file of files) yield { vhost, uri, dir, file, mainPart: shared };
+    }
+    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true, mainPart: false };
   }
 }
 

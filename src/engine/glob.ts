@@ -2,8 +2,8 @@
 // APR_FNM_PERIOD): `*`, `?` and `[...]` (negated with `!` or `^`) within one path
 // component, a leading dot only matched by a leading dot, and matches read in byte order.
 
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { FsView } from './fsview.js';
 
 export function hasWildcard(s: string): boolean {
   return /[*?[]/.test(s);
@@ -50,7 +50,7 @@ export function byteOrder(a: string, b: string): number {
  * Expands an absolute pattern. Wildcards may appear in any component (2.4); each
  * component's matches are taken in byte order. Returns existing paths only.
  */
-export function expandGlob(pattern: string): string[] {
+export function expandGlob(pattern: string, fsv: FsView = new FsView()): string[] {
   const parts = pattern.split('/');
   let bases = [parts[0] === '' ? '/' : parts[0]];
   for (let k = 1; k < parts.length; k++) {
@@ -64,7 +64,7 @@ export function expandGlob(pattern: string): string[] {
       }
       let names: string[];
       try {
-        names = readdirSync(base);
+        names = fsv.names(base);
       } catch {
         continue;
       }
@@ -76,7 +76,7 @@ export function expandGlob(pattern: string): string[] {
         if (!last) {
           // Only folders can hold the rest of the pattern.
           try {
-            if (!statSync(p).isDirectory()) continue;
+            if (!fsv.stat(p).isDirectory()) continue;
           } catch {
             continue;
           }
@@ -88,7 +88,7 @@ export function expandGlob(pattern: string): string[] {
   }
   return bases.filter((p) => {
     try {
-      statSync(p);
+      fsv.stat(p);
       return true;
     } catch {
       return false;

@@ -4,13 +4,14 @@
 // cyclic files become findings.
 
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { substitute } from '../model/vars.js';
 import { type ConfigFile, ConfigTree, type FileRole, mapRoot } from '../model/tree.js';
-import { decodeBytes, type Directive, displayText, looksBinary, parse, walk } from '../syntax/index.js';
+import { decodeBytes, type Directive, type Document, displayText, looksBinary, parse, walk } from '../syntax/index.js';
 import type { Finding } from '../../transforms/types.js';
 import { errText } from './errors.js';
+import { FsView } from './fsview.js';
 import { byteOrder, expandGlob, hasWildcard } from './glob.js';
 import { isTempName } from './write.js';
 
@@ -22,6 +23,18 @@ export interface LoadOptions {
   defines?: ReadonlyMap<string, string>;
   /** Text to use instead of a file's bytes (the verification pass re-loads converted text). */
   overlay?: ReadonlyMap<string, string>;
+  /** What an earlier load of the same paths read (LoadResult.cache): the disk is not asked again. */
+  cache?: LoadCache;
+}
+
+/**
+ * What a load read: file-system answers, and per file its bytes' details and the document
+ * parsed from them. A later load given it (the verification pass) sees the same tree and
+ * shares the documents no transform edited: they are what parsing the same bytes again gives.
+ */
+export class LoadCache {
+  readonly fs = new FsView();
+  readonly files = new Map<string, { source: SourceInfo; doc: Document }>();
 }
 
 /** What we knew about a file when we read it: to write it back safely. */
@@ -43,6 +56,7 @@ export interface LoadResult {
   sources: Map<ConfigFile, SourceInfo>;
   /** Files given or found that could not be loaded at all. */
   failed: number;
+  cache: LoadCache;
 }
 
 /** Larger files are refused before reading: a JavaScript string holds at most 512 MiB, and no
@@ -70,6 +84,8 @@ function engineFinding(id: string, file: string, line: number, severity: Finding
 
 export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   const tree = new ConfigTree();
+  const cache = opts.cache ?? new LoadCache();
+  const fsv = cache.fs;
   for (const [k, v] of opts.defines ?? []) tree.defines.set(k, v);
   const findings: Finding[] = [];
   const sources = new Map<ConfigFile, SourceInfo>();
@@ -83,7 +99,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   const areas: string[] = [];
   const addArea = (p: string): void => {
     try {
-      areas.push(realpathSync(p));
+      areas.push(fsv.realpath(p));
     } catch {
       areas.push(resolve(p));
     }
@@ -98,7 +114,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     const abs = resolve(opts.cwd, arg);
     let st;
     try {
-      st = statSync(abs);
+      st = fsv.stat(abs);
     } catch (e) {
       findings.push(engineFinding('read-error', arg, 0, 'error', `cannot read: ${errText(e)}`));
       failed++;
@@ -106,7 +122,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     }
     if (st.isDirectory()) {
       addArea(abs);
-      walkFolder(abs, candidates, findings, display);
+      walkFolder(abs, candidates, findings, display, fsv);
     } else {
       addArea(dirname(abs));
       candidates.push({ shown: abs, explicit: true });
@@ -117,7 +133,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   const readFile = (shown: string, explicit: boolean, role: FileRole): ConfigFile | null => {
     let real: string;
     try {
-      real = realpathSync(shown);
+      real = fsv.realpath(shown);
     } catch (e) {
       findings.push(engineFinding('read-error', display(shown), 0, 'error', `cannot read: ${errText(e)}`));
       failed++;
@@ -125,10 +141,16 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     }
     const known = tree.byPath.get(real);
     if (known) return known;
+    const seen = cache.files.get(real);
+    if (seen) {
+      const overlaid = opts.overlay?.get(real);
+      const doc = overlaid !== undefined ? parse(overlaid) : seen.doc.modified ? parse(seen.source.text) : seen.doc;
+      return addFile(real, shown, role, doc, seen.source);
+    }
     let bytes: Buffer;
     let st;
     try {
-      st = statSync(real);
+      st = fsv.stat(real);
       if (!st.isFile()) {
         findings.push(engineFinding('read-error', display(shown), 0, 'error', 'not a regular file'));
         failed++;
@@ -164,11 +186,9 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       return null;
     }
     const original = decodeBytes(bytes);
-    const text = opts.overlay?.get(real) ?? original;
-    const doc = parse(text);
-    const file: ConfigFile = { path: real, display: display(shown), doc, role, includedBy: [] };
-    tree.add(file);
-    sources.set(file, {
+    const overlaid = opts.overlay?.get(real);
+    const doc = parse(overlaid ?? original);
+    const source: SourceInfo = {
       text: original,
       size: bytes.length,
       mtimeMs: st.mtimeMs,
@@ -177,7 +197,15 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       uid: st.uid,
       gid: st.gid,
       sha256: createHash('sha256').update(bytes).digest('hex'),
-    });
+    };
+    if (overlaid === undefined) cache.files.set(real, { source, doc });
+    return addFile(real, shown, role, doc, source);
+  };
+
+  const addFile = (real: string, shown: string, role: FileRole, doc: Document, source: SourceInfo): ConfigFile => {
+    const file: ConfigFile = { path: real, display: display(shown), doc, role, includedBy: [] };
+    tree.add(file);
+    sources.set(file, source);
     const diagnostics = [...doc.diagnostics].sort((a, b) => a.line - b.line);
     for (const d of diagnostics.slice(0, MAX_PARSE_FINDINGS)) {
       findings.push({ transform: 'parse', file: file.display, line: d.line, column: d.column, severity: d.severity, message: displayText(d.message) + (d.severity === 'error' ? '; file left unchanged' : '') });
@@ -213,7 +241,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
       const fixed = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf('/') + 1) || '/';
       let realFixed: string;
       try {
-        realFixed = realpathSync(fixed);
+        realFixed = fsv.realpath(fixed);
       } catch {
         return [];
       }
@@ -222,10 +250,10 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
         outside.push(pattern);
         return [];
       }
-      matches = expandGlob(pattern);
+      matches = expandGlob(pattern, fsv);
     } else {
       try {
-        statSync(pattern);
+        fsv.stat(pattern);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
         note('warning', `cannot read ${displayText(pattern)}: ${errText(e)}`);
@@ -245,7 +273,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   const readSet = (p: string, depth: number, outside: string[], note: Note, out: string[], descending: Set<string>): void => {
     let real: string;
     try {
-      real = realpathSync(p);
+      real = fsv.realpath(p);
     } catch (e) {
       note('warning', `${displayText(display(p))} is ${symlinkTrouble(e)}; Apache cannot read it`);
       return;
@@ -256,7 +284,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     }
     let isDir = false;
     try {
-      isDir = statSync(real).isDirectory();
+      isDir = fsv.stat(real).isDirectory();
     } catch {
       /* vanished: readFile reports it */
     }
@@ -274,7 +302,7 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     }
     let names: string[];
     try {
-      names = readdirSync(p).sort(byteOrder);
+      names = fsv.names(p).sort(byteOrder);
     } catch (e) {
       note('error', `cannot read folder ${displayText(display(p))}: ${errText(e)}`);
       return;
@@ -293,7 +321,8 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
   // it has Listen or LoadModule lines (conf/extra/httpd-ssl.conf does).
   const startMain = (file: ConfigFile): void => {
     file.role = 'main';
-    const { root, note, line, declared } = serverRootOf(file, opts, tree.defines);
+    tree.rolesChanged();
+    const { root, note, line, declared } = serverRootOf(file, opts, tree.defines, fsv);
     if (note) findings.push(engineFinding('server-root', file.display, line ?? 0, 'warning', note));
     tree.serverRoots.set(file, root);
     // A copy of a server's tree: absolute paths under the declared ServerRoot are read in the copy.
@@ -346,7 +375,10 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
             findings.push(engineFinding('include', file.display, d.line, 'error', `${where} includes ${target.display}, which is already being read (Include cycle); not followed`));
             continue;
           }
-          if (target.role === 'standalone' || target.role === 'main') target.role = 'included';
+          if (target.role === 'standalone' || target.role === 'main') {
+            target.role = 'included';
+            tree.rolesChanged();
+          }
           if (!target.includedBy.some((x) => x.directive === d)) target.includedBy.push({ file, directive: d });
           targets.push(target);
           chain.push(target);
@@ -371,46 +403,48 @@ export function load(paths: readonly string[], opts: LoadOptions): LoadResult {
     followFrom(file, opts.serverRoot ? resolve(opts.cwd, opts.serverRoot) : dirname(file.path));
   }
 
-  return { tree, findings, sources, failed };
+  return { tree, findings, sources, failed, cache };
 }
 
-function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }>, findings: Finding[], display: (p: string) => string): void {
+function walkFolder(dir: string, out: Array<{ shown: string; explicit: boolean }>, findings: Finding[], display: (p: string) => string, fsv: FsView): void {
   const seen = new Set<string>();
   const stack = [dir];
   while (stack.length > 0) {
     const d = stack.pop()!;
     let real: string;
     try {
-      real = realpathSync(d);
+      real = fsv.realpath(d);
     } catch {
       continue;
     }
     if (seen.has(real)) continue; // symlink loops
     seen.add(real);
-    let names: string[];
+    let entries;
     try {
-      names = readdirSync(d).sort(byteOrder);
+      entries = [...fsv.readdir(d)].sort((a, b) => byteOrder(a.name, b.name));
     } catch (e) {
       findings.push(engineFinding('read-error', display(d), 0, 'error', `cannot read folder: ${errText(e)}`));
       continue;
     }
     const subdirs: string[] = [];
-    for (const name of names) {
+    for (const entry of entries) {
+      const name = entry.name;
       const p = join(d, name);
       if (isTempName(name)) {
         findings.push(engineFinding('read-error', display(p), 0, 'warning', STALE_TEMP));
         continue;
       }
-      let st;
+      // The listing's type, but lstat for a configuration file: it may have gone since (a warning).
+      let st: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean } = entry;
       try {
-        st = lstatSync(p);
+        if (isConfigName(name)) st = fsv.lstat(p);
       } catch (e) {
-        if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `vanished while its folder was read (${errText(e)}); skipped`));
+        findings.push(engineFinding('read-error', display(p), 0, 'warning', `vanished while its folder was read (${errText(e)}); skipped`));
         continue;
       }
       if (st.isSymbolicLink()) {
         try {
-          st = statSync(p);
+          st = fsv.stat(p);
         } catch (e) {
           if (isConfigName(name)) findings.push(engineFinding('read-error', display(p), 0, 'warning', `${symlinkTrouble(e)}, skipped`));
           continue;
@@ -450,7 +484,7 @@ function looksLikeMain(file: ConfigFile): boolean {
  * directive when it holds the main file, else (a copy of a server tree) the folder above
  * `conf/` or the main file's own folder, with a note saying so.
  */
-function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>): { root: string; note?: string; line?: number; declared?: string } {
+function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<string, string>, fsv: FsView): { root: string; note?: string; line?: number; declared?: string } {
   if (opts.serverRoot) {
     const root = resolve(opts.cwd, opts.serverRoot);
     const d = declaredServerRoot(file, defines);
@@ -466,7 +500,7 @@ function serverRootOf(file: ConfigFile, opts: LoadOptions, defines: ReadonlyMap<
       const root = resolve(here, sub.text);
       let real = root;
       try {
-        real = realpathSync(root);
+        real = fsv.realpath(root);
       } catch {
         /* not on this machine */
       }

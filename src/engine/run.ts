@@ -193,7 +193,7 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
   const changed = files.filter((o) => o.status === 'changed');
   if (changed.length > 0) {
     const overlay = new Map(changed.map((o) => [o.file.path, o.after]));
-    const second = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines, overlay });
+    const second = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines, overlay, cache: loaded.cache });
     const again = runTransforms(second.tree, list, opts, false);
     for (const f2 of second.tree.files) {
       const by = again.editedBy.get(f2);

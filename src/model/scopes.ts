@@ -67,8 +67,19 @@ export function normalizePath(p: string): string {
   return s;
 }
 
+const regex22Cache = new Map<string, RegExp | null>();
+
 /** 2.2 matched regex sections with REG_NOTEOL: `$` never matches at the end of the string. */
 function regex22(source: string): RegExp | null {
+  let re = regex22Cache.get(source);
+  if (re === undefined) {
+    re = compile22(source);
+    regex22Cache.set(source, re);
+  }
+  return re;
+}
+
+function compile22(source: string): RegExp | null {
   try {
     return new RegExp(source.replace(/(^|[^\\])\$/g, '$1(?!)'));
   } catch {
@@ -199,6 +210,7 @@ export class ServerScopes {
     this.scopes.push(scope);
     this.orderedCache.clear();
     this.depthCache.clear();
+    this.kindsCache.clear();
     let k = 1;
     const visit = (list: readonly Node[], around: Section[]): void => {
       for (const n of list) {
@@ -270,6 +282,34 @@ export class ServerScopes {
     return m;
   }
 
+  private readonly kindsCache = new Map<Section | null, ScopesByKind>();
+
+  /**
+   * The scopes of a virtual host (or the main server) by kind, each list in merge order: the
+   * merge chain of every request reads them, and filtering all scopes for each request was
+   * quadratic in a tree with an .htaccess file per site.
+   */
+  byKind(vhost: Section | null): ScopesByKind {
+    let k = this.kindsCache.get(vhost);
+    if (!k) {
+      k = { proxy: [], directoryMatch: [], files: [], locations: [], nested: new Map() };
+      for (const s of this.ordered(vhost)) {
+        if (s.kind === 'proxy') k.proxy.push(s);
+        else if (s.kind === 'directorymatch') k.directoryMatch.push(s);
+        else if ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null) k.files.push(s);
+        else if (s.kind === 'location' || s.kind === 'locationmatch') k.locations.push(s);
+      }
+      for (const s of this.scopes) {
+        if ((s.kind !== 'files' && s.kind !== 'filesmatch') || s.parent === null) continue;
+        let list = k.nested.get(s.parent);
+        if (!list) k.nested.set(s.parent, (list = []));
+        list.push(s);
+      }
+      this.kindsCache.set(vhost, k);
+    }
+    return k;
+  }
+
   /** The URL map of a virtual host (its own settings over the main server's). */
   urlMap(vhost: Section | null): UrlMap {
     const main = this.urlMaps.get(null)!;
@@ -277,6 +317,17 @@ export class ServerScopes {
     const own = this.urlMaps.get(vhost)!;
     return { documentRoot: own.documentRoot ?? main.documentRoot, aliases: [...own.aliases, ...main.aliases], opaque: own.opaque || main.opaque };
   }
+}
+
+/** See ServerScopes.byKind(). */
+export interface ScopesByKind {
+  proxy: Scope[];
+  directoryMatch: Scope[];
+  /** <Files> and <FilesMatch> not nested in a <Directory> or .htaccess. */
+  files: Scope[];
+  locations: Scope[];
+  /** The <Files> and <FilesMatch> nested in each scope, in reading order (of every server view). */
+  nested: Map<Scope, Scope[]>;
 }
 
 /** A request, reduced to what decides which scopes apply. */
@@ -322,7 +373,18 @@ function mayKeyOf(s: Scope, patternCertain: boolean, env: ConditionEnv): string 
 /** A stand-in name for "any name the configuration does not mention". */
 export const ANY_NAME = '\u0000any';
 
+const fnmatchCache = new Map<string, RegExp>();
+
 function fnmatch(pattern: string, s: string): boolean {
+  let re = fnmatchCache.get(pattern);
+  if (!re) {
+    re = fnmatchRegex(pattern);
+    fnmatchCache.set(pattern, re);
+  }
+  return re.test(s);
+}
+
+function fnmatchRegex(pattern: string): RegExp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
@@ -339,7 +401,7 @@ function fnmatch(pattern: string, s: string): boolean {
       }
     } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
-  return new RegExp('^' + re + '$').test(s);
+  return new RegExp('^' + re + '$');
 }
 
 /** Tests a pattern against a string that may hold ANY_NAME stand-ins. */
@@ -416,8 +478,7 @@ function scopeCondition(s: Scope, env: ConditionEnv): Tristate {
 /** The <Location> part of a request's merge chain: it depends on the URL only. */
 export function locationMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv): Member[] {
   const out: Member[] = [];
-  for (const s of ss.ordered(probe.vhost)) {
-    if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
+  for (const s of ss.byKind(probe.vhost).locations) {
     const t = locationMatches(s, probe.uri);
     const c = toCertainty(and(t, scopeCondition(s, env)));
     if (c) out.push(c === 'may' ? { scope: s, certainty: c, mayKey: mayKeyOf(s, t === 'yes', env) } : { scope: s, certainty: c });
@@ -433,17 +494,20 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
     const c = toCertainty(and(t, cond(s)));
     if (c) out.push(c === 'may' ? { scope: s, certainty: c, mayKey: mayKeyOf(s, t === 'yes', env) } : { scope: s, certainty: c });
   };
-  const ordered = ss.ordered(probe.vhost);
+  const kinds = ss.byKind(probe.vhost);
 
   if (probe.proxy) {
-    for (const s of ordered) if (s.kind === 'proxy') push(s, s.pattern === '*' ? 'yes' : 'unknown');
+    for (const s of kinds.proxy) push(s, s.pattern === '*' ? 'yes' : 'unknown');
   } else {
     // 1. <Directory> by folder level, each level's .htaccess after its sections.
     let overrides: Overrides | 'unset' = overrideDefault;
     let overridesCertain = true;
     const byDepth = ss.directoriesByDepth(probe.vhost);
-    for (const level of dirLevels(probe.dir)) {
-      for (const s of byDepth.get(componentCount(level)) ?? []) {
+    const levels = dirLevels(probe.dir);
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i];
+      // Level i of dirLevels() has i + 1 components (componentCount()).
+      for (const s of byDepth.get(i + 1) ?? []) {
         const at = directoryAt(s, level);
         const t = and(at, cond(s));
         if (t === 'no') continue;
@@ -462,15 +526,17 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
       }
     }
     // 2. <DirectoryMatch>, in file order (2.2: also the folders below a match).
-    for (const s of ordered) {
-      if (s.kind !== 'directorymatch') continue;
+    for (const s of kinds.directoryMatch) {
       const re = env.version === '2.2' ? regex22(s.pattern) : s.regex;
       push(s, re ? testWith((x) => re.test(x + '/'), probe.dir) : 'unknown');
     }
     // 3. <Files>: the server's own, then those nested in the folders merged above.
-    const nestedIn = new Set(out.map((m) => m.scope));
-    const files = ordered.filter((s) => (s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null);
-    const nested = ss.scopes.filter((s) => (s.kind === 'files' || s.kind === 'filesmatch') && s.parent !== null && nestedIn.has(s.parent));
+    const files = kinds.files;
+    const nested: Scope[] = [];
+    for (const m of out) {
+      const list = kinds.nested.get(m.scope);
+      if (list) nested.push(...list);
+    }
     const dirOrder = new Map(out.map((m, i) => [m.scope, i]));
     nested.sort((a, b) => dirOrder.get(a.parent!)! - dirOrder.get(b.parent!)! || a.id - b.id);
     for (const s of [...files, ...nested]) {
@@ -482,8 +548,24 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
   return out;
 }
 
-/** The first directive of an .htaccess that AllowOverride forbids, or null. */
+const forbiddenCache = new WeakMap<Scope, Map<Overrides | 'unset', Map<(n: Directive | Section) => string | null, string | null>>>();
+
+/** The first directive of an .htaccess that AllowOverride forbids, or null (cached: every request through the folder asks). */
 function forbiddenDirective(h: Scope, overrides: Overrides | 'unset', classOf: (n: Directive | Section) => string | null): string | null {
+  if (overrides === 'all') return null;
+  let byOverrides = forbiddenCache.get(h);
+  if (!byOverrides) forbiddenCache.set(h, (byOverrides = new Map()));
+  let byClass = byOverrides.get(overrides);
+  if (!byClass) byOverrides.set(overrides, (byClass = new Map()));
+  let r = byClass.get(classOf);
+  if (r === undefined) {
+    r = findForbidden(h, overrides, classOf);
+    byClass.set(classOf, r);
+  }
+  return r;
+}
+
+function findForbidden(h: Scope, overrides: Overrides | 'unset', classOf: (n: Directive | Section) => string | null): string | null {
   if (overrides === 'all') return null;
   const stack: Node[] = [...h.children];
   while (stack.length > 0) {

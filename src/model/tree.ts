@@ -19,6 +19,7 @@ export interface ConfigFile {
   /** The path shown to people and used in diffs: relative to the current folder. */
   readonly display: string;
   doc: Document;
+  /** Set by the loader; whoever changes it calls ConfigTree.rolesChanged(). */
   role: FileRole;
   /** Include directives that pull this file in. */
   readonly includedBy: Array<{ file: ConfigFile; directive: Directive }>;
@@ -50,14 +51,30 @@ export class ConfigTree {
   add(file: ConfigFile): void {
     this.files.push(file);
     this.byPath.set(file.path, file);
+    this.byRole = null;
+  }
+
+  /** Main configs and .htaccess files, listed once: transforms ask for every file of a tree of thousands. */
+  private byRole: { mains: ConfigFile[]; htaccess: ConfigFile[] } | null = null;
+
+  /** To be called after changing a file's role (the loader does, while it reads the tree). */
+  rolesChanged(): void {
+    this.byRole = null;
+  }
+
+  private roles(): { mains: ConfigFile[]; htaccess: ConfigFile[] } {
+    if (this.byRole === null) {
+      this.byRole = { mains: this.files.filter((f) => f.role === 'main'), htaccess: this.files.filter((f) => f.role === 'htaccess') };
+    }
+    return this.byRole;
   }
 
   get mains(): ConfigFile[] {
-    return this.files.filter((f) => f.role === 'main');
+    return [...this.roles().mains];
   }
 
   get htaccessFiles(): ConfigFile[] {
-    return this.files.filter((f) => f.role === 'htaccess');
+    return [...this.roles().htaccess];
   }
 
   /** The main configs a file belongs to (itself for a main config). */

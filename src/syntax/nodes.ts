@@ -123,6 +123,7 @@ export function markModified(c: Container | null): void {
   while (p !== null && p.kind === 'section') p = p.parent;
   if (p) {
     p.modified = true;
+    Document.editVersion++;
     Document.onEdit?.(p);
   }
 }
@@ -315,6 +316,8 @@ export class Document {
   static onEdit: ((doc: Document) => void) | undefined = undefined;
   /** Counts insertions and removals in any document: models that list nodes rebuild when it moves. */
   static structureVersion = 0;
+  /** Counts every edit of a node in any document (renames and new arguments too): indexes by name rebuild when it moves. */
+  static editVersion = 0;
   readonly kind = 'document' as const;
   readonly parent = null;
   children: Node[] = [];

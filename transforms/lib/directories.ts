@@ -42,12 +42,21 @@ export function coverDepth(section: Section, folder: string, tree: ConfigTree, m
   return -1;
 }
 
+/** Per list of a server's Directory visits (a new list after any edit): those outside <VirtualHost>. */
+const serverLevel = new WeakMap<readonly Visit[], Visit[]>();
+
 /** The <Directory> sections of a server (not those inside <VirtualHost>) that cover the folder, shortest path first. */
 export function coveringDirectories(main: ConfigFile, folder: string, tree: ConfigTree): Array<{ visit: Visit; section: Section; depth: number }> {
   const out: Array<{ visit: Visit; section: Section; depth: number }> = [];
-  for (const v of model(tree).server(main).walk()) {
-    if (v.node.kind !== 'section' || !v.node.is('Directory')) continue;
-    if (v.sections.some((s) => s.is('VirtualHost'))) continue;
+  // Asked for every .htaccess file: the thousands of <Directory> sections inside virtual hosts are filtered out once.
+  const named = model(tree).server(main).named('directory');
+  let dirs = serverLevel.get(named);
+  if (!dirs) {
+    dirs = named.filter((v) => v.node.kind === 'section' && !v.sections.some((s) => s.is('VirtualHost')));
+    serverLevel.set(named, dirs);
+  }
+  for (const v of dirs) {
+    if (v.node.kind !== 'section') continue;
     const depth = coverDepth(v.node, folder, tree, main);
     if (depth >= 0) out.push({ visit: v, section: v.node, depth });
   }

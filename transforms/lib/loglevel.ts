@@ -49,14 +49,16 @@ export function setModuleLogLevel(ctx: TransformContext, at: Directive, module: 
   const found: ScopeLogLevel[] = [];
   const atPositions: Array<{ at: number; scope: Section | null }> = [];
   const mains = [...new Set(contexts.map((c) => c.main))];
-  for (const main of mains.length > 0 ? mains : [null]) {
-    let i = 0;
-    for (const v of readingOrder(ctx, main)) {
-      i++;
-      if (v.node === at) atPositions.push({ at: i, scope: scopeOf(v.sections).scope });
-      if (v.node.kind !== 'directive' || !v.node.is('LogLevel') || skippedBy24(v.sections)) continue;
-      const s = scopeOf(v.sections);
-      if (scopes.some((x) => x.scope === s.scope)) found.push({ directive: v.node, file: v.file, scope: s.scope, conditions: s.conditions, at: i });
+  if (!withinSection(ctx, at, found, atPositions)) {
+    for (const main of mains.length > 0 ? mains : [null]) {
+      let i = 0;
+      for (const v of readingOrder(ctx, main)) {
+        i++;
+        if (v.node === at) atPositions.push({ at: i, scope: scopeOf(v.sections).scope });
+        if (v.node.kind !== 'directive' || !v.node.is('LogLevel') || skippedBy24(v.sections)) continue;
+        const s = scopeOf(v.sections);
+        if (scopes.some((x) => x.scope === s.scope)) found.push({ directive: v.node, file: v.file, scope: s.scope, conditions: s.conditions, at: i });
+      }
     }
   }
 
@@ -89,6 +91,46 @@ export function setModuleLogLevel(ctx: TransformContext, at: Directive, module: 
     .filter((f) => setsPlainLevel(f.directive.values) && atPositions.some((p) => p.at < f.at && f.scope === p.scope))
     .map((f) => ({ directive: f.directive, file: f.file }));
   return { kind: 'added', directive: added, resetBy };
+}
+
+/**
+ * The walk above for the usual case, reading only the section `at` is set in: when `at` is
+ * read in one place only, inside a section (a virtual host, a directory) that includes no
+ * other file, every LogLevel of its scope is in that section, so the same lines come out in
+ * the same order without walking the whole server (once per converted line, after each edit:
+ * quadratic in a tree of thousands of virtual hosts). False when the case does not apply.
+ */
+function withinSection(ctx: TransformContext, at: Directive, found: ScopeLogLevel[], atPositions: Array<{ at: number; scope: Section | null }>): boolean {
+  const all = model(ctx.tree).contextsOf(ctx.file, at);
+  if (all.length !== 1 || all[0].main === null || skippedBy24(all[0].sections)) return false;
+  const outer = all[0].sections;
+  const scope = scopeOf(outer).scope;
+  if (scope === null || scope.root() !== ctx.file.doc) return false;
+  const upTo = outer.slice(0, outer.indexOf(scope) + 1);
+  // Document order within the section, with the sections around each node.
+  const entries: Array<{ node: Directive; sections: Section[] }> = [];
+  const visit = (s: Section, around: Section[]): boolean => {
+    for (const n of s.children) {
+      if (n.kind === 'section') {
+        // Deep nesting: leave it to the (iterative) walk.
+        if (around.length > 100 || !visit(n, [...around, n])) return false;
+      } else if (n.kind === 'directive') {
+        if (n.is('Include') || n.is('IncludeOptional')) return false;
+        if (n === at || n.is('LogLevel')) entries.push({ node: n, sections: around });
+      }
+    }
+    return true;
+  };
+  if (!visit(scope, upTo)) return false;
+  let i = 0;
+  for (const e of entries) {
+    i++;
+    if (e.node === at) atPositions.push({ at: i, scope: scopeOf(e.sections).scope });
+    if (!e.node.is('LogLevel') || skippedBy24(e.sections)) continue;
+    const s = scopeOf(e.sections);
+    if (s.scope === scope) found.push({ directive: e.node, file: ctx.file, scope: s.scope, conditions: s.conditions, at: i });
+  }
+  return true;
 }
 
 function sameSet<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -29,7 +29,8 @@ export function settingsFor(ctx: TransformContext, vhost: Section | null, names:
     const m = model(ctx.tree);
     for (const n of walkDoc(ctx)) visit(n, m.contextsOf(ctx.file, n)[0]?.sections ?? []);
   } else {
-    for (const main of mains) for (const v of model(ctx.tree).server(main).walk()) visit(v.node, v.sections);
+    // One name: the server's index has its directives in reading order; several: one walk keeps their order.
+    for (const main of mains) for (const v of names.length === 1 ? model(ctx.tree).server(main).named(names[0].toLowerCase()) : model(ctx.tree).server(main).walk()) visit(v.node, v.sections);
   }
   return out;
 }
