@@ -171,7 +171,8 @@ export class ServerScopes {
     if (d.is('Define') && d.values.length >= 1) this.defines.set(d.values[0], d.values[1] ?? '');
     else if (d.is('DocumentRoot')) map.documentRoot = this.absolute(val(0));
     else if ((d.is('Alias') || d.is('ScriptAlias')) && d.values.length >= 2) map.aliases.push({ url: val(0), path: this.absolute(val(1)) });
-    else if (d.is('AliasMatch') || d.is('ScriptAliasMatch') || d.is('UserDir') || d.is('RewriteRule') || d.is('ProxyPass') || d.is('ProxyPassMatch')) map.opaque = true;
+    else if (d.is('RewriteRule')) map.opaque ||= rewriteMayReachFiles(d.values);
+    else if (d.is('AliasMatch') || d.is('ScriptAliasMatch') || d.is('UserDir') || d.is('ProxyPass') || d.is('ProxyPassMatch')) map.opaque = true;
     else if (d.is('AccessFileName') && vhost === null) this.accessFileNames.splice(0, this.accessFileNames.length, ...d.values);
   }
 
@@ -371,6 +372,22 @@ function mayKeyOf(s: Scope, patternCertain: boolean, env: ConditionEnv): string 
 }
 
 /** A stand-in name for "any name the configuration does not mention". */
+/**
+ * Whether a server-context RewriteRule may map a URL onto a file the URL map does not show.
+ * Not when it only answers (a redirect, [F], [G]), changes nothing ("-"), or passes a
+ * URL-path on to the URL map ([PT]); anything else (a filesystem path, [P]) may.
+ */
+export function rewriteMayReachFiles(args: readonly string[]): boolean {
+  const target = args[1];
+  if (target === undefined) return false;
+  const last = args[2] ?? '';
+  const flags = last.startsWith('[') && last.endsWith(']') ? last.slice(1, -1).split(',').map((f) => f.trim().toLowerCase().split('=')[0]) : [];
+  const has = (...names: string[]): boolean => flags.some((f) => names.includes(f));
+  if (has('p', 'proxy')) return true;
+  if (has('r', 'redirect', 'f', 'forbidden', 'g', 'gone') || target === '-') return false;
+  return !(has('pt', 'passthrough') && target.startsWith('/'));
+}
+
 export const ANY_NAME = '\u0000any';
 
 const fnmatchCache = new Map<string, RegExp>();
