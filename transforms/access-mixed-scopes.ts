@@ -1,4 +1,4 @@
-import { accessAnalysis } from '../src/authz/analyze.js';
+import { accessFor } from '../src/authz/analyze.js';
 import type { Transform } from './types.js';
 
 // 2.4 runs mod_access_compat (Order/Allow/Deny) and mod_authz_core (Require) one after the
@@ -9,7 +9,7 @@ export const accessMixedScopes: Transform = {
   kind: 'advice',
   docs: 'https://httpd.apache.org/docs/2.4/upgrading.html#access',
   run(ctx) {
-    for (const n of accessAnalysis(ctx.tree).notes) {
+    for (const n of accessFor(ctx.tree, ctx.file).notes) {
       if (n.transform === 'access-mixed-scopes' && n.file === ctx.file) ctx.report({ node: n.node, line: n.line, severity: n.severity, message: n.message });
     }
   },

@@ -1,4 +1,4 @@
-import { accessAnalysis } from '../src/authz/analyze.js';
+import { accessFor } from '../src/authz/analyze.js';
 import { directive, quoteArg, section } from '../src/syntax/index.js';
 import type { Transform } from './types.js';
 
@@ -8,7 +8,7 @@ export const htaccessAllowOverride: Transform = {
   kind: 'rewrite',
   docs: 'https://httpd.apache.org/docs/2.4/mod/core.html#allowoverride',
   run(ctx) {
-    const a = accessAnalysis(ctx.tree);
+    const a = accessFor(ctx.tree, ctx.file);
     for (const n of a.notes) {
       if (n.transform === 'htaccess-allowoverride' && n.file === ctx.file) ctx.report({ node: n.node, line: n.line, severity: n.severity, message: n.message });
     }

@@ -87,6 +87,37 @@ export function accessAnalysis(tree: ConfigTree): AccessAnalysis {
   return a;
 }
 
+/** One file's part of the analysis. */
+export interface FileShare {
+  plans: ScopePlan[];
+  notes: Note[];
+  overrides: OverrideEdit[];
+  /** The files this one is linked with (its own groups together). */
+  linked: ConfigFile[];
+}
+
+const shares = new WeakMap<AccessAnalysis, Map<ConfigFile, FileShare>>();
+
+/** The analysis's plans, notes and edits for one file: transforms run per file, so no scan of the whole tree's lists each time. */
+export function accessFor(tree: ConfigTree, file: ConfigFile): FileShare {
+  const a = accessAnalysis(tree);
+  let m = shares.get(a);
+  if (!m) {
+    m = new Map();
+    const of = (f: ConfigFile): FileShare => {
+      let x = m!.get(f);
+      if (!x) m!.set(f, (x = { plans: [], notes: [], overrides: [], linked: [] }));
+      return x;
+    };
+    for (const p of a.plans) of(p.scope.file).plans.push(p);
+    for (const n of a.notes) of(n.file).notes.push(n);
+    for (const e of a.overrides) of(e.file).overrides.push(e);
+    for (const g of a.linked) for (const f of g) of(f).linked.push(...g);
+    shares.set(a, m);
+  }
+  return m.get(file) ?? { plans: [], notes: [], overrides: [], linked: [] };
+}
+
 const classOf = (n: Directive | Section): string | null => overrideClass(n.name);
 
 const AUTHZ_CORE_IDS = new Set(['authz_core_module', 'access_compat_module', 'authn_core_module']);

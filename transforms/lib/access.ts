@@ -2,7 +2,7 @@
 // reason a section needs rewriting (access-control, require-multi-provider, authz-dbm-group,
 // auth-without-require). The analysis (src/authz/analyze.ts) decides; this edits and reports.
 
-import { ACCESS_MODULES, accessAnalysis, describeScope, type Facet, type ScopePlan } from '../../src/authz/analyze.js';
+import { ACCESS_MODULES, accessFor, describeScope, type Facet, type ScopePlan } from '../../src/authz/analyze.js';
 import { summarize, toNodes } from '../../src/authz/translate.js';
 import { moduleId } from '../../src/model/modules.js';
 import { comment, type Container, type Directive, directive, type Node, section, type Section, walk, wrap } from '../../src/syntax/index.js';
@@ -10,8 +10,8 @@ import type { TransformContext } from '../types.js';
 
 /** Applies this file's plans of one facet, and reports the analysis's notes for that transform. */
 export function runFacet(ctx: TransformContext, facet: Facet): void {
-  const a = accessAnalysis(ctx.tree);
-  for (const group of a.linked) if (group.includes(ctx.file)) for (const f of group) ctx.link(f);
+  const a = accessFor(ctx.tree, ctx.file);
+  for (const f of a.linked) ctx.link(f);
   for (const n of a.notes) {
     if (n.transform === facet && n.file === ctx.file) ctx.report({ node: n.node, line: n.line, severity: n.severity, message: n.message });
   }
