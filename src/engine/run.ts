@@ -56,16 +56,28 @@ export function selectTransforms(opts: Pick<EngineOptions, 'only' | 'skip' | 'tr
 /** Union-find over files: edits that depend on each other land together. */
 class Groups {
   private readonly up = new Map<ConfigFile, ConfigFile>();
+  private readonly size = new Map<ConfigFile, number>();
   find(f: ConfigFile): ConfigFile {
     let r = f;
     while (this.up.has(r) && this.up.get(r) !== r) r = this.up.get(r)!;
-    this.up.set(f, r);
+    // Path compression: every file on the way points at the root.
+    for (let x = f; x !== r; ) {
+      const next = this.up.get(x)!;
+      this.up.set(x, r);
+      x = next;
+    }
     return r;
   }
   join(a: ConfigFile, b: ConfigFile): void {
     const ra = this.find(a);
     const rb = this.find(b);
-    if (ra !== rb) this.up.set(rb, ra);
+    if (ra === rb) return;
+    // Union by size: the smaller group joins the larger, so chains stay short.
+    const sa = this.size.get(ra) ?? 1;
+    const sb = this.size.get(rb) ?? 1;
+    const [big, small] = sa >= sb ? [ra, rb] : [rb, ra];
+    this.up.set(small, big);
+    this.size.set(big, sa + sb);
   }
   all(files: readonly ConfigFile[]): ConfigFile[][] {
     const m = new Map<ConfigFile, ConfigFile[]>();
