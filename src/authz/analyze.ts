@@ -92,7 +92,7 @@ export interface FileShare {
   plans: ScopePlan[];
   notes: Note[];
   overrides: OverrideEdit[];
-  /** The files this one is linked with (its own groups together). */
+  /** Files this one must be written together with (with theirs, the whole group). */
   linked: ConfigFile[];
 }
 
@@ -112,7 +112,14 @@ export function accessFor(tree: ConfigTree, file: ConfigFile): FileShare {
     for (const p of a.plans) of(p.scope.file).plans.push(p);
     for (const n of a.notes) of(n.file).notes.push(n);
     for (const e of a.overrides) of(e.file).overrides.push(e);
-    for (const g of a.linked) for (const f of g) of(f).linked.push(...g);
+    // Linking each member with the group's first is enough (links are transitive); the first
+    // links all, in case another member's transform never runs. Not every member with every
+    // other: one group can hold an .htaccess file per site.
+    for (const g of a.linked) {
+      if (g.length === 0) continue;
+      of(g[0]).linked.push(...g.slice(1));
+      for (const f of g.slice(1)) of(f).linked.push(g[0]);
+    }
     shares.set(a, m);
   }
   return m.get(file) ?? { plans: [], notes: [], overrides: [], linked: [] };
@@ -240,14 +247,29 @@ class EmptyServer {
   }
 }
 
+const reached = new WeakMap<ServerScopes, Set<string>>();
+
 /** Does this server's configuration reach the folder (DocumentRoot, Alias or a <Directory> below /)? */
 function covers(ss: ServerScopes, dir: string): boolean {
-  const under = (root: string | null): boolean => root !== null && root !== '/' && (dir === root || dir.startsWith(root + '/'));
-  for (const v of [null, ...ss.vhosts]) {
-    const map = ss.urlMap(v);
-    if (under(map.documentRoot) || map.aliases.some((a) => under(a.path))) return true;
+  let roots = reached.get(ss);
+  if (!roots) {
+    roots = new Set();
+    const add = (root: string | null): void => {
+      if (root !== null && root !== '/') roots!.add(normalizePath(root));
+    };
+    for (const v of [null, ...ss.vhosts]) {
+      const map = ss.urlMap(v);
+      add(map.documentRoot);
+      for (const a of map.aliases) add(a.path);
+    }
+    for (const s of ss.scopes) if (s.kind === 'directory' && !s.wildcard) add(s.pattern);
+    reached.set(ss, roots);
   }
-  return ss.scopes.some((s) => s.kind === 'directory' && !s.wildcard && under(s.pattern));
+  // The folder or one above it is a root (looked up per level, not per root: thousands of vhosts).
+  for (let d = normalizePath(dir); d !== '/' && d !== ''; d = d.slice(0, Math.max(d.lastIndexOf('/'), 1))) {
+    if (roots.has(d)) return true;
+  }
+  return false;
 }
 
 function analyzeUnit(u: Unit, out: AccessAnalysis): void {
@@ -270,16 +292,21 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     const b = st24.get(s)!;
     return access22(a) || a.authType !== null || a.structs.size > 0 || b.authz !== null || b.authMerging !== null || s.kind === 'htaccess';
   };
-  type Part = { m22: Member[]; m24: Member[]; key: string };
+  type Part = { m22: Member[]; m24: Member[]; key: string; id: number };
   const keyOf = (ms: Member[]): string => ms.map((x) => `${x.scope.id}${x.certainty === 'may' ? '?' + (x.mayKey ?? '') : ''}${x.forbidden ? '!' : ''}`).join(',');
+  // Equal keys, equal ids: a combination of parts is then two numbers, not two long strings.
+  const partIds = new Map<string, number>();
   const part = (m22: Member[], m24: Member[]): Part => {
     const a = m22.filter((x) => relevant(x.scope));
     const b = m24.filter((x) => relevant(x.scope));
-    return { m22: a, m24: b, key: keyOf(a) + '/' + keyOf(b) };
+    const key = keyOf(a) + '/' + keyOf(b);
+    let id = partIds.get(key);
+    if (id === undefined) partIds.set(key, (id = partIds.size));
+    return { m22: a, m24: b, key, id };
   };
   const fileParts = new Map<string, Part>();
   const locParts = new Map<string, Part>();
-  const combos = new Map<string, { f: Part; l: Part; probe: Probe }>();
+  const combos = new Map<number, { f: Part; l: Part; probe: Probe }>();
   const vhostKey = new Map<Section, string>(u.ss.vhosts.map((v, i) => [v, String(i)]));
   const locPart = (vhost: Section | null, uri: string | null): Part => {
     const lk = `${vhost ? vhostKey.get(vhost) : 'main'}|${uri}`;
@@ -303,7 +330,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       fileParts.set(fk, f);
     }
     const l = locPart(probe.vhost, probe.uri);
-    const ck = f.key + '#' + l.key;
+    const ck = f.id * 0x4000000 + l.id;
     if (!combos.has(ck)) combos.set(ck, { f, l, probe });
   }
   const alts = new Map<string, Alt>();
@@ -943,11 +970,19 @@ function planOverrides(u: Unit, st22: Map<Scope, SectionState>, plans: Map<Scope
     return;
   }
   const edits = new Map<string, OverrideEdit>();
+  const byPath = new Map<string, Scope[]>();
+  for (const s of u.ss.scopes) {
+    if (s.kind !== 'directory' || s.wildcard) continue;
+    const list = byPath.get(s.pattern);
+    if (list) list.push(s);
+    else byPath.set(s.pattern, [s]);
+  }
   for (const h of hts) {
     // The AllowOverride in effect for this folder: the last <Directory> on its path that sets one.
     const dir = h.pattern;
-    const dirs = u.ss.scopes.filter((s) => s.kind === 'directory' && !s.wildcard && (dir === s.pattern || dir.startsWith(s.pattern === '/' ? '/' : s.pattern + '/')));
-    dirs.sort((a, b) => a.pattern.split('/').length - b.pattern.split('/').length || a.id - b.id);
+    const dirs: Scope[] = [];
+    const parts = dir.split('/').filter(Boolean);
+    for (let i = 0; i <= parts.length; i++) dirs.push(...(byPath.get('/' + parts.slice(0, i).join('/')) ?? []).sort((a, b) => a.id - b.id));
     let setter: Scope | null = null;
     let ov: Overrides = 'all';
     for (const d of dirs) if (d.allowOverride) {

@@ -209,7 +209,8 @@ export class ServerScopes {
       allowOverride: null,
     };
     this.scopes.push(scope);
-    this.orderedCache.clear();
+    this.groups = null;
+    this.nestedFiles = null;
     this.depthCache.clear();
     this.kindsCache.clear();
     let k = 1;
@@ -253,71 +254,135 @@ export class ServerScopes {
     return scope;
   }
 
-  private readonly orderedCache = new Map<Section | null, Scope[]>();
+  private groups: { shared: Scope[]; own: Map<Section, Scope[]> } | null = null;
 
-  /** The scopes that apply to a virtual host (or the main server), main server's first, each in reading order. */
-  ordered(vhost: Section | null): Scope[] {
-    let o = this.orderedCache.get(vhost);
-    if (!o) {
-      o = this.scopes.filter((s) => s.vhost === null || s.vhost === vhost).sort((a, b) => (a.vhost === null ? 0 : 1) - (b.vhost === null ? 0 : 1) || a.id - b.id);
-      this.orderedCache.set(vhost, o);
+  /** The main server's scopes (and .htaccess files), and each virtual host's own, in reading order. */
+  private grouped(): { shared: Scope[]; own: Map<Section, Scope[]> } {
+    if (!this.groups) {
+      const shared: Scope[] = [];
+      const own = new Map<Section, Scope[]>();
+      for (const s of [...this.scopes].sort((a, b) => a.id - b.id)) {
+        if (s.vhost === null) shared.push(s);
+        else {
+          const list = own.get(s.vhost);
+          if (list) list.push(s);
+          else own.set(s.vhost, [s]);
+        }
+      }
+      this.groups = { shared, own };
     }
-    return o;
+    return this.groups;
   }
 
-  private readonly depthCache = new Map<Section | null, Map<number, Scope[]>>();
+  private readonly depthCache = new Map<Section | null, Map<number, DepthGroup>>();
 
-  /** The <Directory> scopes of a virtual host grouped by path depth, each group in merge order. */
-  directoriesByDepth(vhost: Section | null): Map<number, Scope[]> {
-    let m = this.depthCache.get(vhost);
-    if (!m) {
-      m = new Map();
-      for (const s of this.ordered(vhost)) {
-        if (s.kind !== 'directory') continue;
-        const d = componentCount(s.pattern);
-        if (!m.has(d)) m.set(d, []);
-        m.get(d)!.push(s);
+  /**
+   * The <Directory> scopes of a virtual host (or the main server) that may match `level`, a
+   * folder of `depth` path components, in merge order: the main server's, then the host's
+   * own; exact paths found by lookup, wildcards tested by the caller. A tree with thousands of
+   * <Directory> sections is neither copied per host nor scanned per folder.
+   */
+  directoriesAt(vhost: Section | null, depth: number, level: string): Scope[] {
+    const of = (key: Section | null, list: readonly Scope[]): Map<number, DepthGroup> => {
+      let m = this.depthCache.get(key);
+      if (!m) {
+        m = new Map();
+        for (const s of list) {
+          if (s.kind !== 'directory') continue;
+          const d = componentCount(s.pattern);
+          let g = m.get(d);
+          if (!g) m.set(d, (g = { exact: new Map(), wild: [] }));
+          if (s.wildcard) g.wild.push(s);
+          else {
+            const at = g.exact.get(s.pattern);
+            if (at) at.push(s);
+            else g.exact.set(s.pattern, [s]);
+          }
+        }
+        this.depthCache.set(key, m);
       }
-      this.depthCache.set(vhost, m);
+      return m;
+    };
+    const g = this.grouped();
+    const own = vhost ? g.own.get(vhost) : undefined;
+    const out: Scope[] = [];
+    for (const m of own ? [of(null, g.shared), of(vhost, own)] : [of(null, g.shared)]) {
+      const at = m.get(depth);
+      if (!at) continue;
+      const exact = at.exact.get(level) ?? [];
+      // Each group in reading order, exact and wildcard sections interleaved as written.
+      let i = 0;
+      let j = 0;
+      while (i < exact.length || j < at.wild.length) {
+        if (j >= at.wild.length || (i < exact.length && exact[i].id < at.wild[j].id)) out.push(exact[i++]);
+        else out.push(at.wild[j++]);
+      }
     }
-    return m;
+    return out;
   }
 
   private readonly kindsCache = new Map<Section | null, ScopesByKind>();
+  private nestedFiles: Map<Scope, Scope[]> | null = null;
 
   /**
    * The scopes of a virtual host (or the main server) by kind, each list in merge order: the
    * merge chain of every request reads them, and filtering all scopes for each request was
-   * quadratic in a tree with an .htaccess file per site.
+   * quadratic in a tree with an .htaccess file per site. (.htaccess scopes and <Directory>
+   * are not in these lists: see directoriesByDepth().)
    */
   byKind(vhost: Section | null): ScopesByKind {
     let k = this.kindsCache.get(vhost);
     if (!k) {
-      k = { proxy: [], directoryMatch: [], files: [], locations: [], nested: new Map() };
-      for (const s of this.ordered(vhost)) {
-        if (s.kind === 'proxy') k.proxy.push(s);
-        else if (s.kind === 'directorymatch') k.directoryMatch.push(s);
-        else if ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null) k.files.push(s);
-        else if (s.kind === 'location' || s.kind === 'locationmatch') k.locations.push(s);
+      if (!this.nestedFiles) {
+        this.nestedFiles = new Map();
+        for (const s of this.scopes) {
+          if ((s.kind !== 'files' && s.kind !== 'filesmatch') || s.parent === null) continue;
+          const list = this.nestedFiles.get(s.parent);
+          if (list) list.push(s);
+          else this.nestedFiles.set(s.parent, [s]);
+        }
       }
-      for (const s of this.scopes) {
-        if ((s.kind !== 'files' && s.kind !== 'filesmatch') || s.parent === null) continue;
-        let list = k.nested.get(s.parent);
-        if (!list) k.nested.set(s.parent, (list = []));
-        list.push(s);
-      }
+      const add = (into: ScopesByKind, list: readonly Scope[]): ScopesByKind => {
+        for (const s of list) {
+          if (s.kind === 'proxy') into.proxy.push(s);
+          else if (s.kind === 'directorymatch') into.directoryMatch.push(s);
+          else if ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null) into.files.push(s);
+          else if (s.kind === 'location' || s.kind === 'locationmatch') into.locations.push(s);
+        }
+        return into;
+      };
+      const g = this.grouped();
+      const main = vhost === null ? undefined : this.byKind(null);
+      const fresh = (): ScopesByKind => ({ proxy: [], directoryMatch: [], files: [], locations: [], nested: this.nestedFiles! });
+      const own = vhost ? g.own.get(vhost) : undefined;
+      if (!main) k = add(fresh(), g.shared);
+      else if (!own) k = main;
+      else k = add({ proxy: [...main.proxy], directoryMatch: [...main.directoryMatch], files: [...main.files], locations: [...main.locations], nested: this.nestedFiles }, own);
       this.kindsCache.set(vhost, k);
     }
     return k;
   }
 
+  private readonly urlMapCache = new Map<Section, UrlMap>();
+
   /** The URL map of a virtual host (its own settings over the main server's). */
   urlMap(vhost: Section | null): UrlMap {
     const main = this.urlMaps.get(null)!;
     if (vhost === null) return main;
-    const own = this.urlMaps.get(vhost)!;
-    return { documentRoot: own.documentRoot ?? main.documentRoot, aliases: [...own.aliases, ...main.aliases], opaque: own.opaque || main.opaque };
+    let m = this.urlMapCache.get(vhost);
+    if (!m) {
+      const own = this.urlMaps.get(vhost)!;
+      m = { documentRoot: own.documentRoot ?? main.documentRoot, aliases: [...own.aliases, ...main.aliases], opaque: own.opaque || main.opaque };
+      this.urlMapCache.set(vhost, m);
+    }
+    return m;
   }
+}
+
+/** The <Directory> sections of one path depth: exact paths by path, wildcards in reading order. */
+interface DepthGroup {
+  exact: Map<string, Scope[]>;
+  wild: Scope[];
 }
 
 /** See ServerScopes.byKind(). */
@@ -429,11 +494,19 @@ function testWith(test: (s: string) => boolean, s: string): Tristate {
   return a && b ? 'yes' : !a && !b ? 'no' : 'unknown';
 }
 
+const levelsCache = new Map<string, string[]>();
+
+/** '/', '/a', '/a/b' for '/a/b' (cached: thousands of hosts probe the same folders). */
 function dirLevels(dir: string): string[] {
-  if (dir === '/') return ['/'];
-  const parts = dir.split('/').filter(Boolean);
-  const out = ['/'];
-  for (let i = 1; i <= parts.length; i++) out.push('/' + parts.slice(0, i).join('/'));
+  let out = levelsCache.get(dir);
+  if (!out) {
+    const d = normalizePath(dir.startsWith('/') ? dir : '/' + dir);
+    out = ['/'];
+    for (let i = d.indexOf('/', 1); i > 0; i = d.indexOf('/', i + 1)) out.push(d.slice(0, i));
+    if (d !== '/') out.push(d);
+    if (levelsCache.size > 100_000) levelsCache.clear();
+    levelsCache.set(dir, out);
+  }
   return out;
 }
 
@@ -519,12 +592,11 @@ export function fileMembers(ss: ServerScopes, probe: Probe, env: ConditionEnv, h
     // 1. <Directory> by folder level, each level's .htaccess after its sections.
     let overrides: Overrides | 'unset' = overrideDefault;
     let overridesCertain = true;
-    const byDepth = ss.directoriesByDepth(probe.vhost);
     const levels = dirLevels(probe.dir);
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i];
       // Level i of dirLevels() has i + 1 components (componentCount()).
-      for (const s of byDepth.get(i + 1) ?? []) {
+      for (const s of ss.directoriesAt(probe.vhost, i + 1, level)) {
         const at = directoryAt(s, level);
         const t = and(at, cond(s));
         if (t === 'no') continue;
