@@ -41,6 +41,26 @@ function version(): string {
 }
 
 /** Colour on a terminal, unless --no-color or NO_COLOR; FORCE_COLOR turns it on anywhere. */
+/**
+ * A progress line on stderr for long runs on a terminal: shown once a run has taken a
+ * second, rewritten in place, cleared with ''. Nothing when stderr is not a terminal.
+ */
+export function progressLine(stderr: { write(s: string): unknown; isTTY?: boolean }, quiet: boolean, now: () => number = Date.now): ((what: string) => void) | undefined {
+  if (!stderr.isTTY || quiet) return undefined;
+  const start = now();
+  let shown = false;
+  return (what) => {
+    if (what === '') {
+      if (shown) stderr.write('\r\x1b[K');
+      shown = false;
+      return;
+    }
+    if (now() - start < 1000) return;
+    stderr.write(`\r\x1b[K${what.slice(0, 76)}`);
+    shown = true;
+  };
+}
+
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, noColor: boolean): boolean {
   let on = !!stream.isTTY;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') on = true;
@@ -160,6 +180,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     mode: o.mode,
     preserveDefaults: !!o.preserveDefaults,
     verbose: !!o.verbose,
+    progress: progressLine(io.stderr, !!o.quiet),
   };
   let selected;
   try {
@@ -170,6 +191,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
 
   const p = plan(paths, engine);
+  engine.progress?.('');
   let writing = !o.dryRun && !o.check;
   const findings: Finding[] = [...p.findings];
   if (o.diffFile) {

@@ -22,6 +22,8 @@ export interface EngineOptions extends TransformOptions {
   transforms?: readonly Transform[];
   /** Internal errors carry their stack. */
   verbose?: boolean;
+  /** Told what the run is doing, for a progress line (e.g. "checking: transform 3 of 39"). */
+  progress?: (what: string) => void;
 }
 
 export type FileStatus = 'unchanged' | 'changed' | 'failed';
@@ -126,7 +128,9 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
     return disabled.get((doc && fileOfDoc.get(doc)) ?? current);
   };
 
-  for (const t of list) {
+  const stage = collect ? 'converting' : 'checking the result';
+  for (const [i, t] of list.entries()) {
+    opts.progress?.(`${stage}: ${t.id} (${i + 1} of ${list.length}), ${tree.files.length} files`);
     // Protected nodes of every file stay frozen while t runs, so an edit across files cannot slip through.
     for (const d of disabled.values()) d.freeze(t.id, true);
     for (const file of tree.files) {
@@ -175,6 +179,7 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
 
 export function plan(paths: readonly string[], opts: EngineOptions): Plan {
   const list = selectTransforms(opts);
+  opts.progress?.('reading the configuration');
   const loaded = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines });
   const { tree, sources } = loaded;
   const findings = [...loaded.findings];
