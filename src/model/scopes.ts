@@ -67,6 +67,15 @@ export function normalizePath(p: string): string {
   return s;
 }
 
+/** A section's regex, or null when JavaScript cannot read it (reported as unresolved). */
+function compileRegex(pattern: string): RegExp | null {
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return null;
+  }
+}
+
 const regex22Cache = new Map<string, RegExp | null>();
 
 /** 2.2 matched regex sections with REG_NOTEOL: `$` never matches at the end of the string. */
@@ -135,14 +144,7 @@ export class ServerScopes {
       const isRegex = tilde || kind === 'directorymatch' || kind === 'filesmatch' || kind === 'locationmatch' || n.is('ProxyMatch');
       const k: ScopeKind = isRegex && kind === 'directory' ? 'directorymatch' : isRegex && kind === 'files' ? 'filesmatch' : isRegex && kind === 'location' ? 'locationmatch' : kind;
       const pattern = isRegex || k === 'files' ? sub.text : k === 'directory' ? this.absolute(sub.text) : normalizePath(sub.text);
-      let regex: RegExp | null = null;
-      if (isRegex) {
-        try {
-          regex = new RegExp(pattern);
-        } catch {
-          regex = null;
-        }
-      }
+      const regex = isRegex ? compileRegex(pattern) : null;
       const parent = open.length > 0 ? open[open.length - 1].scope : null;
       const ao = n.children.find((c): c is Directive => c.kind === 'directive' && c.is('AllowOverride'));
       const scope: Scope = {
@@ -222,14 +224,7 @@ export class ServerScopes {
           const tilde = n.values[0] === '~';
           const isRegex = tilde || n.is('FilesMatch');
           const pattern = (tilde ? n.values[1] : n.values[0]) ?? '';
-          let regex: RegExp | null = null;
-          if (isRegex) {
-            try {
-              regex = new RegExp(pattern);
-            } catch {
-              regex = null;
-            }
-          }
+          const regex = isRegex ? compileRegex(pattern) : null;
           this.scopes.push({
             id: base + k++,
             kind: isRegex ? 'filesmatch' : 'files',
@@ -283,30 +278,10 @@ export class ServerScopes {
    * <Directory> sections is neither copied per host nor scanned per folder.
    */
   directoriesAt(vhost: Section | null, depth: number, level: string): Scope[] {
-    const of = (key: Section | null, list: readonly Scope[]): Map<number, DepthGroup> => {
-      let m = this.depthCache.get(key);
-      if (!m) {
-        m = new Map();
-        for (const s of list) {
-          if (s.kind !== 'directory') continue;
-          const d = componentCount(s.pattern);
-          let g = m.get(d);
-          if (!g) m.set(d, (g = { exact: new Map(), wild: [] }));
-          if (s.wildcard) g.wild.push(s);
-          else {
-            const at = g.exact.get(s.pattern);
-            if (at) at.push(s);
-            else g.exact.set(s.pattern, [s]);
-          }
-        }
-        this.depthCache.set(key, m);
-      }
-      return m;
-    };
     const g = this.grouped();
     const own = vhost ? g.own.get(vhost) : undefined;
     const out: Scope[] = [];
-    for (const m of own ? [of(null, g.shared), of(vhost, own)] : [of(null, g.shared)]) {
+    for (const m of own ? [this.byDepth(null, g.shared), this.byDepth(vhost, own)] : [this.byDepth(null, g.shared)]) {
       const at = m.get(depth);
       if (!at) continue;
       const exact = at.exact.get(level) ?? [];
@@ -319,6 +294,28 @@ export class ServerScopes {
       }
     }
     return out;
+  }
+
+  /** The <Directory> sections of `list` by depth (cached under `key`). */
+  private byDepth(key: Section | null, list: readonly Scope[]): Map<number, DepthGroup> {
+    let m = this.depthCache.get(key);
+    if (!m) {
+      m = new Map();
+      for (const s of list) {
+        if (s.kind !== 'directory') continue;
+        const d = componentCount(s.pattern);
+        let g = m.get(d);
+        if (!g) m.set(d, (g = { exact: new Map(), wild: [] }));
+        if (s.wildcard) g.wild.push(s);
+        else {
+          const at = g.exact.get(s.pattern);
+          if (at) at.push(s);
+          else g.exact.set(s.pattern, [s]);
+        }
+      }
+      this.depthCache.set(key, m);
+    }
+    return m;
   }
 
   private readonly kindsCache = new Map<Section | null, ScopesByKind>();
