@@ -164,6 +164,12 @@ interface Alt {
   c24: ChainMember[];
   /** One request path these chains govern, to name in findings. */
   probe: Probe;
+  /**
+   * A request that can happen. The others are asked only of sections no such request
+   * reaches (the main server's when virtual hosts take every connection, a folder outside a
+   * host's known URL mapping), so that those still get a policy of their own.
+   */
+  real: boolean;
 }
 
 interface ChainMember {
@@ -306,7 +312,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   };
   const fileParts = new Map<string, Part>();
   const locParts = new Map<string, Part>();
-  const combos = new Map<number, { f: Part; l: Part; probe: Probe }>();
+  const combos = new Map<number, { f: Part; l: Part; probe: Probe; real: boolean }>();
   const vhostKey = new Map<Section, string>(u.ss.vhosts.map((v, i) => [v, String(i)]));
   const locPart = (vhost: Section | null, uri: string | null): Part => {
     const lk = `${vhost ? vhostKey.get(vhost) : 'main'}|${uri}`;
@@ -331,11 +337,16 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     }
     const l = locPart(probe.vhost, probe.uri);
     const ck = f.id * 0x4000000 + l.id;
-    if (!combos.has(ck)) combos.set(ck, { f, l, probe });
+    const c = combos.get(ck);
+    if (!c) combos.set(ck, { f, l, probe, real: probe.real });
+    else if (probe.real && !c.real) {
+      c.real = true;
+      c.probe = probe;
+    }
   }
   const alts = new Map<string, Alt>();
   const ambiguousProbe = new Set<Scope>();
-  for (const { f, l, probe } of combos.values()) {
+  for (const { f, l, probe, real } of combos.values()) {
     const m22 = [...f.m22, ...l.m22];
     const m24 = [...f.m24, ...l.m24];
     // What may or may not apply, by what it depends on: scopes under one undecided condition
@@ -350,9 +361,18 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       const c22: ChainMember[] = m22.filter(on);
       const c24: ChainMember[] = m24.filter(on);
       const key = c22.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',') + '|' + c24.map((x) => x.scope.id + (x.forbidden ? '!' : '')).join(',');
-      if (!alts.has(key)) alts.set(key, { c22, c24, probe });
+      const prev = alts.get(key);
+      if (!prev) alts.set(key, { c22, c24, probe, real });
+      else if (real && !prev.real) {
+        prev.real = true;
+        prev.probe = probe;
+      }
     }
   }
+  // Sections some real request reaches: for them, only real requests count.
+  const realScopes = new Set<Scope>();
+  for (const a of alts.values()) if (a.real) for (const x of [...a.c22, ...a.c24]) realScopes.add(x.scope);
+  const counts = (a: Alt, s: Scope): boolean => a.real || !realScopes.has(s);
 
   // 2. The last scope that sets host rules, Satisfy or Require decides (2.2); AuthType
   // scopes with nothing before them need a Require of their own in 2.4.
@@ -372,7 +392,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const chainsOf = new Map<Scope, Alt[]>();
   for (const a of alts.values()) {
     const x = deciding(a);
-    if (!x) continue;
+    if (!x || !counts(a, x)) continue;
     if (!chainsOf.has(x)) chainsOf.set(x, []);
     chainsOf.get(x)!.push(a);
   }
@@ -391,7 +411,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         }
       }
     }
-    return through.get(s) ?? [];
+    return (through.get(s) ?? []).filter((a) => counts(a, s));
   };
 
   // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
@@ -485,8 +505,9 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   // with the same rules are one evaluation.
   const said = stateIds();
   const guardCache = new Map<string, Mismatch | null>();
+  const keyOf24 = (c: ChainMember[], view: (s: Scope) => SectionState): string => c.map((x) => said(view(x.scope)) + (x.forbidden ? '!' : '')).join(',');
   const check = (a: Alt): Mismatch | null => {
-    const key = a.c22.map((x) => said(st22.get(x.scope)!) + (x.forbidden ? '!' : '')).join(',') + '|' + a.c24.map((x) => said(planned24(x.scope)) + (x.forbidden ? '!' : '')).join(',');
+    const key = keyOf24(a.c22, (s) => st22.get(s)!) + '|' + keyOf24(a.c24, planned24);
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
     guardCache.set(key, r);
@@ -505,41 +526,45 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     const ours = (x: Scope | null): boolean => x === null || !(isDualManaged(x) || (hasNative24(st24.get(x)!) && !legacyOnly(st22.get(x)!) && plans.get(x)?.action !== 'convert'));
     return !ours(last22) || !ours(last24);
   };
-  for (let round = 0; round < scopes.length + 2; round++) {
-    let changed = false;
+  // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
+  // when every chain with a converted section answers as 2.2 did.
+  for (let changed = true; changed;) {
+    changed = false;
     for (const a of alts.values()) {
+      if (!a.real && a.c22.every((m) => realScopes.has(m.scope))) continue;
       if (authorDecides(a)) continue;
       const mm = check(a);
       if (!mm) continue;
       const x = deciding(a);
       const px = x ? plans.get(x) : undefined;
-      if (px && px.action === 'keep' && px.tree && !isDualManaged(x!)) {
+      if (px && px.action === 'keep' && px.tree && !isDualManaged(x!) && counts(a, x!)) {
         px.action = 'convert';
         changed = true;
         continue;
       }
-      // Keep every converted scope of this chain in its 2.2 form.
-      for (const c of a.c22) {
-        const p = plans.get(c.scope);
-        if (p && p.action === 'convert') {
-          p.action = 'manual';
-          // Name the section that could not be converted, not a chain of "shares requests with".
-          const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
-          if (root) p.rootOf = root;
-          p.reason = root
-            ? `it shares requests with ${describeScope(root.scope, true)}, which could not be converted (see the finding there); converting one without the other changes what 2.4 answers`
-            : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
-          changed = true;
-        }
+      // Keep converted sections of this chain in their 2.2 form, nearest the request first,
+      // until the chain answers as 2.2 did: the sections further out (<Directory />) are
+      // shared by every request, and keeping them would set the whole server back to 2.2.
+      for (let i = a.c22.length - 1; i >= 0; i--) {
+        const p = plans.get(a.c22[i].scope);
+        if (!p || p.action !== 'convert' || !counts(a, p.scope)) continue;
+        p.action = 'manual';
+        // Name the section that could not be converted, not a chain of "shares requests with".
+        const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
+        if (root) p.rootOf = root;
+        p.reason = root
+          ? `it shares requests with ${describeScope(root.scope, true)}, which could not be converted (see the finding there); converting one without the other changes what 2.4 answers`
+          : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
+        changed = true;
+        if (!check(a)) break;
       }
     }
-    if (!changed) break;
   }
 
   // Sections kept in 2.2 form that share requests with sections using Require in 2.4.
   const mixedWith = new Map<Scope, Set<Scope>>();
   for (const a of alts.values()) {
-    const kept = a.c24.filter((x) => plans.get(x.scope)?.action === 'manual');
+    const kept = a.c24.filter((x) => plans.get(x.scope)?.action === 'manual' && counts(a, x.scope));
     if (kept.length === 0) continue;
     const modern = a.c24.filter((x) => plans.get(x.scope)?.action === 'convert' || (st24.get(x.scope)!.authz !== null && plans.get(x.scope)?.action !== 'manual'));
     for (const k of kept) {
@@ -552,7 +577,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const residual = new Map<Scope, Mismatch>();
   for (const a of alts.values()) {
     const x = deciding(a);
-    if (!x || plans.get(x)?.action !== 'manual') continue;
+    if (!x || plans.get(x)?.action !== 'manual' || !counts(a, x)) continue;
     if (residual.has(x) || authorDecides(a)) continue;
     const mm = check(a);
     if (mm && mm.want !== 'unknown') residual.set(x, mm);
@@ -665,7 +690,7 @@ function truncatedChains(all: Iterable<Alt>, s: Scope): Alt[] {
     if (i < 0) continue;
     const c22 = a.c22.slice(0, i + 1);
     const key = c22.map((x) => x.scope.id).join(',');
-    if (!out.has(key)) out.set(key, { c22, c24: a.c24, probe: a.probe });
+    if (!out.has(key)) out.set(key, { c22, c24: a.c24, probe: a.probe, real: a.real });
   }
   return [...out.values()];
 }
@@ -805,8 +830,9 @@ class ForeignFolders {
    * (the others have the main server's, so the host need not compute its own).
    * `foreign`: the URLs the host pairs with a folder it does not map.
    */
-  choose(vhost: Section | null, foreign: readonly string[]): { visit: number[] | null; own: ReadonlySet<number> | null } {
-    const keys = [...new Set(foreign.map((uri) => this.locKey(vhost, uri)))];
+  choose(vhost: Section | null, foreign: readonly string[], real: boolean): { visit: number[] | null; own: ReadonlySet<number> | null } {
+    // A pairing that is not real says nothing of the real ones with the same <Location> part.
+    const keys = [...new Set(foreign.map((uri) => (real ? 'r:' : 'h:') + this.locKey(vhost, uri)))];
     const map = this.ss.urlMap(vhost);
     const own = new Set<number>();
     for (const root of [map.documentRoot, ...map.aliases.map((a) => a.path)]) if (root !== null) this.under(root, own);
@@ -835,8 +861,9 @@ class ForeignFolders {
 }
 
 /** Requests that reach every scope: folders, files and URLs the configuration names. */
-function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart: boolean }> {
+function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart: boolean; real: boolean }> {
   const ss = u.ss;
+  const mainReal = u.standalone !== 'no' || ss.mainReachable();
   const hosts: Array<Section | null> = [null, ...ss.vhosts];
   const files = new Set<string | null>([null, ANY_NAME + '.html']);
   for (const s of ss.scopes) {
@@ -861,6 +888,7 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
   }
   for (const vhost of hosts) {
     const map = ss.urlMap(vhost);
+    const reach = vhost !== null || mainReal;
     const mine = vhost === null ? shared : [...shared, ...(ownScopes.get(vhost) ?? [])].sort((a, b) => position.get(a)! - position.get(b)!);
     const dirs = new Set<string>();
     const addDir = (d: string): void => {
@@ -881,17 +909,22 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
         }
       }
     }
-    const pairs = new Map<string, { uri: string | null; dir: string }>();
-    const pair = (uri: string | null, dir: string): void => {
-      pairs.set(`${uri}\u0001${dir}`, { uri, dir: normalizePath(dir) });
+    const pairs = new Map<string, { uri: string | null; dir: string; real: boolean }>();
+    const pair = (uri: string | null, dir: string, real = reach): void => {
+      const k = `${uri}\u0001${dir}`;
+      const p = pairs.get(k);
+      if (!p) pairs.set(k, { uri, dir: normalizePath(dir), real });
+      else p.real ||= real;
     };
     // A folder no URL we know reaches: with no mapping known (a fragment) or mappings we
     // cannot follow, any <Location> may reach it; otherwise only <Location /> does.
     const locationUris = mine.filter((s) => s.kind === 'location').map((s) => (s.wildcard ? fnmatchExample(s.pattern) : s.pattern));
     const unknownMap = map.opaque || (map.documentRoot === null && map.aliases.length === 0);
     const foreign = unknownMap ? [...locationUris, '/' + ANY_NAME] : ['/' + ANY_NAME];
+    // With the mapping known, no URL of this host reaches such a folder: those requests are not real.
+    const foreignReal = reach && unknownMap;
     // Every .htaccess folder, or those whose requests are not known already.
-    const chosen = folders.choose(vhost, foreign);
+    const chosen = folders.choose(vhost, foreign, foreignReal);
     const mainPart = new Set<string>();
     for (const i of chosen.visit ?? folders.block.keys()) {
       const d = folders.block[i].pattern;
@@ -905,7 +938,7 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
     for (const d of dirs) {
       const uri = toUri(map, d);
       if (uri !== null) pair(uri, d);
-      else for (const u of foreign) pair(u, d);
+      else for (const u of foreign) pair(u, d, foreignReal);
     }
     for (const s of mine) {
       if (s.kind !== 'location' && s.kind !== 'locationmatch') continue;
@@ -921,11 +954,11 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
         }
       }
     }
-    for (const { uri, dir } of pairs.values()) {
+    for (const { uri, dir, real } of pairs.values()) {
       const shared = mainPart.has(dir);
-      for (const file of files) yield { vhost, uri, dir, file, mainPart: shared };
+      for (const file of files) yield { vhost, uri, dir, file, mainPart: shared, real };
     }
-    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true, mainPart: false };
+    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true, mainPart: false, real: reach };
   }
 }
 

@@ -67,6 +67,15 @@ export function normalizePath(p: string): string {
   return s;
 }
 
+/** `host:port`, `[v6]:port`, `port` (Listen) or `host` (no port: null, as we cannot tell the default). */
+function splitAddress(text: string): { host: string; port: string | null } | null {
+  if (text === '') return null;
+  if (/^\d+$/.test(text)) return { host: '', port: text };
+  const m = /^(\[[^\]]*\]|[^:\[\]]*)(?::(\d+|\*))?$/.exec(text);
+  if (!m) return null;
+  return { host: m[1].replace(/^\[|\]$/g, ''), port: m[2] ?? null };
+}
+
 /** A section's regex, or null when JavaScript cannot read it (reported as unresolved). */
 function compileRegex(pattern: string): RegExp | null {
   try {
@@ -111,6 +120,8 @@ export class ServerScopes {
   readonly urlMaps = new Map<Section | null, UrlMap>();
   readonly accessFileNames: string[] = ['.htaccess'];
   private readonly defines: Map<string, string>;
+  /** Listen lines of the server, and the conditional sections around each. */
+  private readonly listens: Array<{ values: string[]; around: readonly Section[] }> = [];
 
   /** `root`: the ServerRoot relative paths resolve against (null: unknown, kept under "/"). */
   constructor(readonly server: ServerModel, defines: ReadonlyMap<string, string>, private readonly root: string | null = null, private readonly rootMap?: { from: string; to: string }) {
@@ -124,8 +135,12 @@ export class ServerScopes {
       // Scopes whose section we have left.
       while (open.length > 0 && open[open.length - 1].depth >= v.depth + 1) open.pop();
       const vhost = v.vhost;
+      if (n.kind === 'directive' && n.is('Listen') && vhost === null && open.length === 0) {
+        this.listens.push({ values: n.values.map((x) => substitute(x, this.defines).text), around: v.sections });
+      }
       if (n.kind === 'section' && n.is('VirtualHost')) {
         this.vhosts.push(n);
+        this.vhostAround.set(n, v.sections);
         this.urlMaps.set(n, { documentRoot: null, aliases: [], opaque: false });
         continue;
       }
@@ -165,6 +180,38 @@ export class ServerScopes {
       this.scopes.push(scope);
       open.push({ depth: v.depth + 1, scope });
     }
+  }
+
+  private readonly vhostAround = new Map<Section, readonly Section[]>();
+
+  /**
+   * Can a request reach the main server? Not when every Listen address is also a <VirtualHost>
+   * address with a wildcard host (`*:80`, `_default_:443`, `*:*`) or the Listen's own host:
+   * Apache then hands every connection to a virtual host (manual vhosts/details.html; 2.2
+   * server/vhost.c find_default_server()). A <VirtualHost> counts only where it is there
+   * whenever the Listen is: every conditional section around it also stands around the Listen.
+   * Unknown (no Listen, an address we cannot read): reachable.
+   */
+  mainReachable(): boolean {
+    if (this.listens.length === 0) return true;
+    const cond = (s: Section): string => `${s.key} ${s.values.join(' ')}`;
+    const hosts: Array<{ host: string; port: string; around: Set<string> }> = [];
+    for (const v of this.vhosts) {
+      const around = new Set((this.vhostAround.get(v) ?? []).map(cond));
+      for (const a of v.values) {
+        const addr = splitAddress(substitute(a, this.defines).text);
+        if (addr && addr.port !== null) hosts.push({ host: addr.host, port: addr.port, around });
+      }
+    }
+    return this.listens.some((l) => {
+      const addr = splitAddress(l.values[0] ?? '');
+      if (!addr || addr.port === null) return true;
+      const around = new Set(l.around.map(cond));
+      return !hosts.some((h) =>
+        (h.port === addr.port || h.port === '*') &&
+        (h.host === '*' || h.host.toLowerCase() === '_default_' || (addr.host !== '' && h.host === addr.host)) &&
+        [...h.around].every((c) => around.has(c)));
+    });
   }
 
   private readServerDirective(d: Directive, vhost: Section | null): void {
