@@ -7,6 +7,7 @@ export const reqtimeoutDefaults = advice({
   id: 'reqtimeout-defaults',
   title: 'mod_reqtimeout sets default read timeouts in 2.4',
   docs: 'https://httpd.apache.org/docs/2.4/mod/mod_reqtimeout.html#requestreadtimeout',
+  names: ['loadmodule'],
   match: (n, ctx) => {
     if (n.kind !== 'directive' || !n.is('LoadModule') || (n.values[0] ?? '').toLowerCase() !== 'reqtimeout_module') return null;
     for (const main of ctx.tree.mainsOf(ctx.file)) {

@@ -17,6 +17,7 @@ export const ssiLegacyExpr = advice({
   title: 'mod_include: <!--#if expr--> uses the ap_expr parser in 2.4',
   docs: 'https://httpd.apache.org/docs/2.4/mod/mod_include.html#ssilegacyexprparser',
   once: true,
+  names: ['options', 'addoutputfilter', 'setoutputfilter', 'addhandler', 'sethandler', 'addtype', 'xbithack'],
   match: (n) => (n.kind === 'directive' && enablesSsi(n.name, n.values)
     ? 'SSI is on here: 2.4 parses <!--#if expr="…"--> with the new expression syntax; if the pages use 2.2 expressions, add `SSILegacyExprParser on` in the <Directory> that serves them (and note that SSI* directives in a directory no longer reset the other SSI* settings)'
     : null),

@@ -123,6 +123,7 @@ export function markModified(c: Container | null): void {
   while (p !== null && p.kind === 'section') p = p.parent;
   if (p) {
     p.modified = true;
+    p.edits++;
     Document.editVersion++;
     Document.onEdit?.(p);
   }
@@ -162,6 +163,8 @@ export function spliceIn<T>(list: T[], index: number, remove: number, items: rea
 /** Name and arguments shared by directives and section open tags. */
 abstract class NamedNode extends NodeBase {
   protected _name: string;
+  /** The lower-case name, made on first use (looked up for every node by every transform). */
+  private _key: string | undefined = undefined;
   protected _args: Arg[] | undefined;
   /** The argument text as Apache sees it (continuations joined), parsed on first use. */
   protected argText: string;
@@ -186,12 +189,13 @@ abstract class NamedNode extends NodeBase {
 
   /** The name in lower case: directive and section names are case-insensitive. */
   get key(): string {
-    return this._name.toLowerCase();
+    if (this._key === undefined) this._key = this._name.toLowerCase();
+    return this._key;
   }
 
   /** Case-insensitive name test. */
   is(name: string): boolean {
-    return this._name.length === name.length && this._name.toLowerCase() === name.toLowerCase();
+    return this._name.length === name.length && this.key === name.toLowerCase();
   }
 
   get args(): readonly Arg[] {
@@ -217,6 +221,7 @@ abstract class NamedNode extends NodeBase {
       this.touch();
     }
     this._name = name;
+    this._key = undefined;
     return this;
   }
 
@@ -327,6 +332,10 @@ export class Document {
   bom = '';
   /** Set by any edit; until then print() returns `source`. */
   modified = false;
+  /** Counts this document's edits (insertions, removals, renames, new arguments). */
+  edits = 0;
+  /** See namesIn(). */
+  names: { edits: number; keys: Set<string> } | null = null;
   /** The line ending most lines use, for created lines. */
   eol = '\n';
   /** The indentation step the file uses inside sections, for created lines. */
@@ -365,6 +374,25 @@ export function* walk(container: Container): Generator<Node> {
     yield n;
     if (n.kind === 'section') stack.push({ list: n.children, i: 0 });
   }
+}
+
+/**
+ * The names (lower case) of the directives and sections in a document, kept until it is
+ * edited: a transform looking for a few names skips the files that have none of them.
+ */
+export function namesIn(doc: Document): ReadonlySet<string> {
+  if (doc.names === null || doc.names.edits !== doc.edits) {
+    const keys = new Set<string>();
+    for (const n of walk(doc)) if (n.kind === 'directive' || n.kind === 'section') keys.add(n.key);
+    doc.names = { edits: doc.edits, keys };
+  }
+  return doc.names.keys;
+}
+
+/** Does the document hold a directive or section with one of these names (lower case)? */
+export function mentions(doc: Document, keys: readonly string[]): boolean {
+  const have = namesIn(doc);
+  return keys.some((k) => have.has(k));
 }
 
 /** Every directive (not section) in document order. */

@@ -1,4 +1,4 @@
-import { blank, comment, type Directive, directive, parse, print, replaceRun, type Section, section, wrap } from '../../src/syntax/index.js';
+import { blank, comment, type Directive, directive, mentions, namesIn, parse, print, replaceRun, type Section, section, wrap } from '../../src/syntax/index.js';
 
 const dir = (doc: ReturnType<typeof parse>, name: string): Directive => {
   for (const n of walkAll(doc.children)) if (n.kind === 'directive' && n.is(name)) return n;
@@ -171,5 +171,35 @@ describe('rename keeps the rest of the line', () => {
     const doc = parse('<IfModule a>\nX 1\n</ifModule >\n');
     (doc.children[0] as Section).rename('IfDefine');
     expect(print(doc)).toBe('<IfDefine a>\nX 1\n</IfDefine >\n');
+  });
+});
+
+// Transforms skip the files that name none of their directives: the names must follow every edit.
+describe('namesIn', () => {
+  test('follows renames, insertions and removals, in sections too', () => {
+    const doc = parse('KeepAlive 0\n<Directory /x>\n  Order allow,deny\n</Directory>\n');
+    expect([...namesIn(doc)].sort()).toEqual(['directory', 'keepalive', 'order']);
+    expect(mentions(doc, ['allow', 'order'])).toBe(true);
+    dir(doc, 'Order').rename('Require');
+    expect(mentions(doc, ['order'])).toBe(false);
+    expect(mentions(doc, ['require'])).toBe(true);
+    (doc.children[1] as Section).append(directive('AuthMerging', 'And'));
+    expect(mentions(doc, ['authmerging'])).toBe(true);
+    dir(doc, 'KeepAlive').remove();
+    expect(mentions(doc, ['keepalive'])).toBe(false);
+    // A section built apart and inserted later brings its names with it.
+    const s = section('IfModule', ['mod_ssl.c'], [directive('SSLProtocol', 'all')]);
+    doc.append(s);
+    expect(mentions(doc, ['sslprotocol', 'ifmodule'])).toBe(true);
+  });
+
+  test('a rename changes the lower-case key too', () => {
+    const doc = parse('order allow,deny\n');
+    const d = dir(doc, 'order');
+    expect(d.key).toBe('order');
+    d.rename('REQUIRE');
+    expect(d.key).toBe('require');
+    expect(d.is('Require')).toBe(true);
+    expect(d.is('order')).toBe(false);
   });
 });

@@ -3,13 +3,15 @@
 // general remark to the first use in each file, so a file with fifty `Options +Includes`
 // gets one finding, not fifty.
 
-import { type Directive, type Section, walk } from '../../src/syntax/index.js';
+import { type Directive, mentions, type Section, walk } from '../../src/syntax/index.js';
 import type { Severity, Transform, TransformContext } from '../types.js';
 
 export interface AdviceSpec {
   id: string;
   title: string;
   docs: string;
+  /** The directive and section names (lower case) `match` is asked about; files without any are skipped. */
+  names: readonly string[];
   /** The message for a node that uses the changed behaviour, or null. */
   match(node: Directive | Section, ctx: TransformContext): string | null;
   once?: boolean;
@@ -23,8 +25,9 @@ export function advice(spec: AdviceSpec): Transform {
     kind: 'advice',
     docs: spec.docs,
     run(ctx) {
+      if (!mentions(ctx.doc, spec.names)) return;
       for (const n of walk(ctx.doc)) {
-        if (n.kind !== 'directive' && n.kind !== 'section') continue;
+        if ((n.kind !== 'directive' && n.kind !== 'section') || !spec.names.includes(n.key)) continue;
         const message = spec.match(n, ctx);
         if (message === null) continue;
         ctx.report({ node: n, severity: spec.severity ?? 'warning', message });

@@ -5,7 +5,7 @@
 import type { ConfigFile } from '../../src/model/tree.js';
 import { model, type NodeContext, type Visit } from '../../src/model/server.js';
 import { skippedBy24 } from '../../src/model/version.js';
-import { ancestors, type Directive, directives, type Node, type Section, walk } from '../../src/syntax/index.js';
+import { ancestors, type Directive, directives, mentions, type Node, type Section, walk } from '../../src/syntax/index.js';
 import type { TransformContext } from '../types.js';
 
 /** The contexts the node is read in by 2.4 (all of them when nothing is known). */
@@ -23,6 +23,7 @@ export function readBy24(ctx: TransformContext, node: Node): boolean {
 /** This file's directives named `names` (lower case) that the transform may change, in file order. */
 export function candidates(ctx: TransformContext, names: readonly string[]): Directive[] {
   const out: Directive[] = [];
+  if (!mentions(ctx.doc, names)) return out;
   for (const d of directives(ctx.doc)) if (names.includes(d.key) && ctx.enabled(d) && readBy24(ctx, d)) out.push(d);
   return out;
 }
