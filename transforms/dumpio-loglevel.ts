@@ -1,5 +1,5 @@
 import { levelRank, parseLogLevelArg, shownBy22 } from '../src/model/loglevel.js';
-import type { ConfigFile, ConfigTree } from '../src/model/tree.js';
+import { type ConfigFile, treeCache } from '../src/model/tree.js';
 import type { Directive, Section } from '../src/syntax/index.js';
 import type { Transform, TransformContext } from './types.js';
 import { logLevelLine, serverLevel22, setModuleLogLevel } from './lib/loglevel.js';
@@ -17,7 +17,7 @@ interface DumpScope {
   hasDumpioLevel: boolean;
 }
 
-const cache = new WeakMap<ConfigTree, Map<ConfigFile, Map<Section | null, DumpScope>>>();
+const cache = treeCache<Map<ConfigFile, Map<Section | null, DumpScope>>>();
 
 function scopesOf(ctx: TransformContext, main: ConfigFile): Map<Section | null, DumpScope> {
   let perTree = cache.get(ctx.tree);

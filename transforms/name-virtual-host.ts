@@ -1,5 +1,5 @@
 import { model } from '../src/model/server.js';
-import type { ConfigFile, ConfigTree } from '../src/model/tree.js';
+import { type ConfigFile, treeCache } from '../src/model/tree.js';
 import { type Section, walk } from '../src/syntax/index.js';
 import type { Transform, TransformContext } from './types.js';
 import { candidates, readBy24, readingOrder } from './lib/select.js';
@@ -73,7 +73,7 @@ function shadowedVirtualHosts(ctx: TransformContext, main: ConfigFile): Map<Sect
   return out;
 }
 
-const cache = new WeakMap<ConfigTree, Map<ConfigFile, Map<Section, Shadowed>>>();
+const cache = treeCache<Map<ConfigFile, Map<Section, Shadowed>>>();
 
 function shadowedIn(ctx: TransformContext, main: ConfigFile): Map<Section, Shadowed> {
   let perTree = cache.get(ctx.tree);

@@ -1,5 +1,5 @@
 import { setsPlainLevel } from '../src/model/loglevel.js';
-import type { ConfigFile, ConfigTree } from '../src/model/tree.js';
+import { type ConfigFile, treeCache } from '../src/model/tree.js';
 import type { Directive, Section } from '../src/syntax/index.js';
 import type { Transform, TransformContext } from './types.js';
 import { type LevelOutcome, logLevelLine, setModuleLogLevel } from './lib/loglevel.js';
@@ -40,7 +40,7 @@ interface Facts {
   byScope: Map<Section | null, ServerScope>;
 }
 
-const facts = new WeakMap<ConfigTree, Map<ConfigFile, Facts>>();
+const facts = treeCache<Map<ConfigFile, Facts>>();
 
 /** The rewrite-log settings of every server scope, read before anything is converted. */
 function factsOf(ctx: TransformContext, main: ConfigFile): Facts {

@@ -2,7 +2,7 @@
 // plan() computes everything and touches nothing on disk; apply() writes.
 
 import { basename, dirname } from 'node:path';
-import type { ConfigFile, ConfigTree } from '../model/tree.js';
+import { type ConfigFile, type ConfigTree, releaseTree } from '../model/tree.js';
 import { Document, FrozenNodeError, lineOf, type Node, parse, print } from '../syntax/index.js';
 import { transforms as allTransforms } from '../../transforms/index.js';
 import type { Finding, ReportInput, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
@@ -193,6 +193,9 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
     return { file, before, after, status: after === before ? ('unchanged' as const) : ('changed' as const) };
   });
 
+  // What the transforms computed from the tree is not needed any more; the check below builds its own.
+  releaseTree(tree);
+
   const outcomeOf = new Map(files.map((o) => [o.file, o]));
   const outcomeAt = new Map(files.map((o) => [o.file.path, o]));
 
@@ -222,6 +225,7 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
         fail(o, 'verify', 0, `a second run would change the converted file again (${[...by].join(', ')}): not idempotent here, file left unchanged (please report this)`);
       }
     }
+    releaseTree(second.tree);
   }
 
   // Files edited together stand or fall together.

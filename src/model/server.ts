@@ -4,7 +4,7 @@
 
 import { ancestors, type Directive, Document, type Node, type Section } from '../syntax/index.js';
 import { moduleId } from './modules.js';
-import type { ConfigFile, ConfigTree } from './tree.js';
+import { type ConfigFile, type ConfigTree, treeCache } from './tree.js';
 
 /** Where a node sits: its server (main config, or null for a fragment) and the sections around it. */
 export interface NodeContext {
@@ -20,7 +20,7 @@ interface FileContext {
   sections: readonly Section[];
 }
 
-const views = new WeakMap<ConfigTree, TreeModel>();
+const views = treeCache<TreeModel>();
 
 /** The model of a tree, built once and shared by every transform. */
 export function model(tree: ConfigTree): TreeModel {

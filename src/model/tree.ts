@@ -33,6 +33,24 @@ export interface IncludeEdge {
   readonly targets: ConfigFile[];
 }
 
+const treeCaches: Array<WeakMap<ConfigTree, unknown>> = [];
+
+/**
+ * A store of facts computed from a tree (models, analyses, plans), shared by the transforms
+ * of one pass. releaseTree() empties it once the pass is over: a large tree's analysis is
+ * then not held while the engine checks the result on a second tree.
+ */
+export function treeCache<T>(): WeakMap<ConfigTree, T> {
+  const m = new WeakMap<ConfigTree, T>();
+  treeCaches.push(m);
+  return m;
+}
+
+/** Drops everything treeCache() stores kept for the tree (asked again, it is computed again). */
+export function releaseTree(tree: ConfigTree): void {
+  for (const m of treeCaches) m.delete(tree);
+}
+
 export class ConfigTree {
   readonly files: ConfigFile[] = [];
   readonly byPath = new Map<string, ConfigFile>();

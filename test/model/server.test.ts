@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { load } from '../../src/engine/load.js';
 import { model, isServerLevel, virtualHostOf } from '../../src/model/server.js';
 import { moduleId } from '../../src/model/modules.js';
+import { releaseTree } from '../../src/model/tree.js';
 import { type Directive, directives } from '../../src/syntax/index.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
@@ -51,4 +52,15 @@ test('module state: loaded, absent, or possibly compiled in', () => {
   expect(s.hasModule('prefork.c')).toBe('unknown');
   expect(moduleId('mod_authn_alias.c')).toBe('authn_alias_module');
   expect(moduleId('worker.c')).toBe('mpm_worker_module');
+});
+
+test('releaseTree drops what the transforms computed from a tree; asked again, it is computed anew', () => {
+  const { tree, file } = setup({ 'conf/httpd.conf': 'LoadModule a_module m/a.so\n' });
+  const first = model(tree);
+  expect(model(tree)).toBe(first);
+  expect(first.server(file('conf/httpd.conf')).moduleOrder).toEqual(['a_module']);
+  releaseTree(tree);
+  const again = model(tree);
+  expect(again).not.toBe(first);
+  expect(again.server(file('conf/httpd.conf')).moduleOrder).toEqual(['a_module']);
 });

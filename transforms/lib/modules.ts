@@ -15,7 +15,7 @@
 
 import { MPM_IDS, moduleFile, moduleId as moduleIdOf, moduleIn24, RENAMED_IN_24 } from '../../src/model/modules.js';
 import { model } from '../../src/model/server.js';
-import type { ConfigFile, ConfigTree } from '../../src/model/tree.js';
+import { type ConfigFile, type ConfigTree, treeCache } from '../../src/model/tree.js';
 import { ancestors, blank, comment, type Directive, directive, lineOf, type Node, type Section, section, walk, quoteArg } from '../../src/syntax/index.js';
 import type { TransformContext } from '../types.js';
 import { type ModuleState, readBy24 } from './conditions.js';
@@ -272,7 +272,7 @@ function chooseMpm(visits: Visit[], loaded: ReadonlySet<string>): { module: stri
   return { module: 'mpm_prefork_module', why: "prefork is 2.2's default on Unix" };
 }
 
-const plans = new WeakMap<ConfigTree, Map<string, ModulePlan>>();
+const plans = treeCache<Map<string, ModulePlan>>();
 
 /** One plan per server and per transform run (the tree changes between transforms). */
 export function planFor(ctx: TransformContext, main: ConfigFile, id: string, only?: ReadonlySet<string>): ModulePlan {
