@@ -10,7 +10,7 @@ import { moduleId } from '../model/modules.js';
 import { overrideClass } from '../model/overrides.js';
 import { ANY_NAME, fileMembers, locationMembers, type Member, normalizePath, type Overrides, type Probe, type Scope, ServerScopes } from '../model/scopes.js';
 import { model, type ServerModel, type Tristate } from '../model/server.js';
-import type { ConfigFile, ConfigTree } from '../model/tree.js';
+import { type ConfigFile, type ConfigTree, treeCache } from '../model/tree.js';
 import { directive, type Directive, type Node, type Section, walk } from '../syntax/index.js';
 import { type ChainState, eval22, eval24, hookOrder22, type Request, type Server22, type Status } from './evaluate.js';
 import { requestClasses } from './requests.js';
@@ -75,7 +75,7 @@ export interface AccessAnalysis {
   linked: ConfigFile[][];
 }
 
-const cache = new WeakMap<ConfigTree, AccessAnalysis>();
+const cache = treeCache<AccessAnalysis>();
 
 /** The analysis of a tree, computed once (before any transform edits it) and shared. */
 export function accessAnalysis(tree: ConfigTree): AccessAnalysis {
@@ -310,7 +310,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (id === undefined) partIds.set(key, (id = partIds.size));
     return { m22: a, m24: b, key, id };
   };
-  const fileParts = new Map<string, Part>();
+  const fileParts = new Map<string, Map<string | null, Part>>();
   const locParts = new Map<string, Part>();
   const combos = new Map<number, { f: Part; l: Part; probe: Probe; real: boolean }>();
   const vhostKey = new Map<Section, string>(u.ss.vhosts.map((v, i) => [v, String(i)]));
@@ -325,15 +325,23 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     return l;
   };
   const folders = new ForeignFolders(u.ss, (vhost, uri) => locPart(vhost, uri).key);
+  // Probes come folder by folder, a file name at a time: the folder's lookups are done once.
+  let last: { vhost: Section | null; dir: string; proxy: boolean; mainPart: boolean; fsHost: Section | null; byFile: Map<string | null, Part> } | null = null;
   for (const probe of probes(u, folders)) {
-    // A folder the host's own sections do not touch has the main server's filesystem part.
-    const fsHost = probe.mainPart ? null : probe.vhost;
-    const fk = `${fsHost ? vhostKey.get(fsHost)! : 'main'}|${probe.proxy ? 'proxy' : ''}|${probe.dir}|${probe.file}`;
-    let f = fileParts.get(fk);
+    const proxy = probe.proxy === true;
+    if (!last || last.vhost !== probe.vhost || last.dir !== probe.dir || last.proxy !== proxy || last.mainPart !== probe.mainPart) {
+      // A folder the host's own sections do not touch has the main server's filesystem part.
+      const fsHost: Section | null = probe.mainPart || (probe.vhost && !u.ss.ownFilesystemMayApply(probe.vhost, probe.dir, proxy)) ? null : probe.vhost;
+      const fk = `${fsHost ? vhostKey.get(fsHost)! : 'main'}|${proxy ? 'proxy' : ''}|${probe.dir}`;
+      let byFile = fileParts.get(fk);
+      if (!byFile) fileParts.set(fk, (byFile = new Map()));
+      last = { vhost: probe.vhost, dir: probe.dir, proxy, mainPart: probe.mainPart, fsHost, byFile };
+    }
+    let f = last.byFile.get(probe.file);
     if (!f) {
-      const p: Probe = { vhost: fsHost, uri: probe.uri, dir: probe.dir, file: probe.file, proxy: probe.proxy };
+      const p: Probe = { vhost: last.fsHost, uri: probe.uri, dir: probe.dir, file: probe.file, proxy: probe.proxy };
       f = part(fileMembers(u.ss, p, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, p, u.env24, u.htMap, classOf, 'all'));
-      fileParts.set(fk, f);
+      last.byFile.set(probe.file, f);
     }
     const l = locPart(probe.vhost, probe.uri);
     const ck = f.id * 0x4000000 + l.id;
@@ -506,7 +514,17 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const said = stateIds();
   const guardCache = new Map<string, Mismatch | null>();
   const keyOf24 = (c: ChainMember[], view: (s: Scope) => SectionState): string => c.map((x) => said(view(x.scope)) + (x.forbidden ? '!' : '')).join(',');
+  // Plans change only in the guard loop below; a chain's answer stands until one does.
+  let planStamp = 0;
+  const checked = new Map<Alt, { stamp: number; result: Mismatch | null }>();
   const check = (a: Alt): Mismatch | null => {
+    const memo = checked.get(a);
+    if (memo && memo.stamp === planStamp) return memo.result;
+    const result = checkChain(a);
+    checked.set(a, { stamp: planStamp, result });
+    return result;
+  };
+  const checkChain = (a: Alt): Mismatch | null => {
     const key = keyOf24(a.c22, (s) => st22.get(s)!) + '|' + keyOf24(a.c24, planned24);
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
@@ -539,6 +557,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       const px = x ? plans.get(x) : undefined;
       if (px && px.action === 'keep' && px.tree && !isDualManaged(x!) && counts(a, x!)) {
         px.action = 'convert';
+        planStamp++;
         changed = true;
         continue;
       }
@@ -549,6 +568,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         const p = plans.get(a.c22[i].scope);
         if (!p || p.action !== 'convert' || !counts(a, p.scope)) continue;
         p.action = 'manual';
+        planStamp++;
         // Name the section that could not be converted, not a chain of "shares requests with".
         const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
         if (root) p.rootOf = root;

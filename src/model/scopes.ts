@@ -365,6 +365,33 @@ export class ServerScopes {
     return m;
   }
 
+  private readonly ownFs = new Map<Section, { any: boolean; proxy: boolean; exact: Set<string> }>();
+
+  /**
+   * Whether a virtual host's own filesystem sections may take part in the merge for a folder
+   * (or a proxied request). When none may, the host merges there exactly as the main server
+   * does, so thousands of hosts share one computation. Conservative: a host with its own
+   * <DirectoryMatch>, top-level <Files>, or wildcard <Directory> always may.
+   */
+  ownFilesystemMayApply(vhost: Section, dir: string, proxy: boolean): boolean {
+    let o = this.ownFs.get(vhost);
+    if (!o) {
+      o = { any: false, proxy: false, exact: new Set() };
+      for (const s of this.grouped().own.get(vhost) ?? []) {
+        if (s.kind === 'directory' && !s.wildcard) o.exact.add(s.pattern);
+        else if (s.kind === 'directory' || s.kind === 'directorymatch' || ((s.kind === 'files' || s.kind === 'filesmatch') && s.parent === null)) o.any = true;
+        else if (s.kind === 'proxy') o.proxy = true;
+      }
+      this.ownFs.set(vhost, o);
+    }
+    if (proxy) return o.proxy;
+    if (o.any) return true;
+    if (o.exact.size === 0) return false;
+    // An exact <Directory> matches only a folder level equal to its path (directoriesAt()).
+    for (const level of dirLevels(dir)) if (o.exact.has(level)) return true;
+    return false;
+  }
+
   private readonly kindsCache = new Map<Section | null, ScopesByKind>();
   private nestedFiles: Map<Scope, Scope[]> | null = null;
 

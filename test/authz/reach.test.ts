@@ -2,7 +2,7 @@
 // main server gets no request when virtual hosts take every Listen address.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ServerScopes } from '../../src/model/scopes.js';
+import { ANY_NAME, fileMembers, ServerScopes } from '../../src/model/scopes.js';
 import { model } from '../../src/model/server.js';
 import { parse } from '../../src/syntax/index.js';
 import { runCli, useTempTrees } from '../helpers/tree.js';
@@ -116,5 +116,92 @@ describe('requests the main server cannot get', () => {
     // Its host rules would be ANDed with a converted parent's Require in 2.4: the sections
     // above it stay 2.2 with it.
     expect(r.conf).toContain('<Directory />\n    Order deny,allow\n    Deny from all\n</Directory>');
+  });
+});
+
+// A host whose own filesystem sections cannot match a folder merges there exactly as the main
+// server does: the analysis then computes the main server's part once for thousands of hosts.
+describe('ServerScopes.ownFilesystemMayApply', () => {
+  const conf = [
+    '<Directory />',
+    '  Order deny,allow',
+    '  Deny from all',
+    '  <Files "*.inc">',
+    '    Deny from all',
+    '  </Files>',
+    '</Directory>',
+    '<Directory /srv>',
+    '  AllowOverride AuthConfig',
+    '</Directory>',
+    '<Files ~ "^\\.ht">',
+    '  Deny from all',
+    '</Files>',
+    '<VirtualHost *:80>',
+    '  <Directory /srv/a>',
+    '    Allow from all',
+    '    <Files secret.txt>',
+    '      Deny from all',
+    '    </Files>',
+    '  </Directory>',
+    '</VirtualHost>',
+    '<VirtualHost *:80>',
+    '  <Files "*.php">',
+    '    Require valid-user',
+    '  </Files>',
+    '</VirtualHost>',
+    '<VirtualHost *:80>',
+    '  <Directory /srv/b*>',
+    '    Allow from all',
+    '  </Directory>',
+    '</VirtualHost>',
+    '<VirtualHost *:80>',
+    '  <Proxy *>',
+    '    Deny from all',
+    '  </Proxy>',
+    '</VirtualHost>',
+    '<VirtualHost *:80>',
+    '</VirtualHost>',
+  ].join('\n') + '\n';
+  const scopes = (): ServerScopes => {
+    const root = tree({ 'httpd.conf': conf });
+    const doc = parse(readFileSync(join(root, 'httpd.conf'), 'latin1'));
+    const file = { path: join(root, 'httpd.conf'), display: 'httpd.conf', doc, role: 'main' as const };
+    const t = { files: [file], mains: [file], htaccessFiles: [], defines: new Map(), serverRoots: new Map(), rootMaps: new Map() };
+    return new ServerScopes(model(t as never).server(file as never), new Map());
+  };
+
+  test('only a folder at or below the host\'s own exact <Directory>; always with its own <Files> or wildcard <Directory>', () => {
+    const ss = scopes();
+    const [exact, files, wild, proxy, empty] = ss.vhosts;
+    expect(ss.ownFilesystemMayApply(exact, '/srv/a', false)).toBe(true);
+    expect(ss.ownFilesystemMayApply(exact, '/srv/a/b/c', false)).toBe(true);
+    expect(ss.ownFilesystemMayApply(exact, '/srv/ab', false)).toBe(false);
+    expect(ss.ownFilesystemMayApply(exact, '/srv', false)).toBe(false);
+    expect(ss.ownFilesystemMayApply(files, '/anything', false)).toBe(true);
+    expect(ss.ownFilesystemMayApply(wild, '/srv', false)).toBe(true);
+    expect(ss.ownFilesystemMayApply(proxy, '/srv', false)).toBe(false);
+    expect(ss.ownFilesystemMayApply(proxy, '/', true)).toBe(true);
+    expect(ss.ownFilesystemMayApply(exact, '/', true)).toBe(false);
+    expect(ss.ownFilesystemMayApply(empty, '/srv/a', false)).toBe(false);
+  });
+
+  test('where it says no, the host\'s filesystem merge chain is the main server\'s, member for member', () => {
+    const ss = scopes();
+    const env = { version: '2.2' as const, hasModule: () => 'yes' as const, defined: () => 'unknown' as const };
+    let compared = 0;
+    for (const vhost of ss.vhosts) {
+      for (const dir of ['/', '/srv', '/srv/a', '/srv/a/x', '/srv/ab', '/srv/b1', '/other', '/srv/' + ANY_NAME]) {
+        for (const file of [null, 'index.html', 'secret.txt', 'x.php', 'y.inc', '.htaccess']) {
+          for (const proxy of [false, true]) {
+            if (ss.ownFilesystemMayApply(vhost, dir, proxy)) continue;
+            const probe = (v: typeof vhost | null) => ({ vhost: v, uri: null, dir, file, proxy });
+            const ids = (v: typeof vhost | null) => fileMembers(ss, probe(v), env, new Map(), () => null, 'all').map((m) => `${m.scope.id}${m.certainty}`);
+            expect(ids(vhost)).toEqual(ids(null));
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });
