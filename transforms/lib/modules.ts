@@ -75,9 +75,12 @@ const PROVIDERS: ReadonlyArray<[RegExp, string, boolean]> = [
 /** Socache providers by the name before the colon (SSLSessionCache, SSLStaplingCache). */
 const SOCACHE: Readonly<Record<string, string>> = { shmcb: 'socache_shmcb_module', dbm: 'socache_dbm_module', dc: 'socache_dc_module', memcache: 'socache_memcache_module', redis: 'socache_redis_module' };
 
+/** Names needsOf() looks further at; every other node needs nothing (most of a server). */
+const NEEDING = new Set([...Object.keys(BY_DIRECTIVE), 'require', 'sslsessioncache', 'sslstaplingcache', 'cacheenable', 'proxy', 'proxymatch', 'balancermember', 'proxypass', 'proxypassmatch', 'proxyset']);
+
 /** The modules one directive or section needs in 2.4 (beyond its own module). */
 export function needsOf(node: Node): Array<{ module: string; what: string; add: boolean }> {
-  if (node.kind !== 'directive' && node.kind !== 'section') return [];
+  if ((node.kind !== 'directive' && node.kind !== 'section') || !NEEDING.has(node.key)) return [];
   const out: Array<{ module: string; what: string; add: boolean }> = [];
   const key = node.key;
   const shown = node.kind === 'section' ? `<${node.name}>` : node.name;
@@ -176,11 +179,11 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
   // Needs depend on which <IfModule> blocks 2.4 reads, which depends on what we add:
   // iterate to a fixed point. authz_core/authn_core stand for 2.2 core features, so a
   // first guess assumes them (a `<IfModule !mod_authz_core.c>` 2.2 branch then stays unread).
+  const needing = visits.map((v) => ({ v, list: needsOf(v.node) })).filter((x) => x.list.length > 0);
   const collect = (state: ModuleState): Need[] => {
     const out: Need[] = [];
-    for (const v of visits) {
-      const list = needsOf(v.node);
-      if (list.length === 0 || !readBy24(v.sections, state)) continue;
+    for (const { v, list } of needing) {
+      if (!readBy24(v.sections, state)) continue;
       for (const n of list) if (!only || only.has(n.module)) out.push({ ...n, node: v.node, file: v.file });
     }
     return out;
