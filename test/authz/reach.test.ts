@@ -9,14 +9,16 @@ import { runCli, useTempTrees } from '../helpers/tree.js';
 
 const { tree } = useTempTrees();
 
-function mainReachable(conf: string): boolean {
+/** The scopes of a server whose whole configuration is `conf`. */
+function scopesOf(conf: string): ServerScopes {
   const root = tree({ 'httpd.conf': conf });
   const doc = parse(readFileSync(join(root, 'httpd.conf'), 'latin1'));
   const file = { path: join(root, 'httpd.conf'), display: 'httpd.conf', doc, role: 'main' as const };
   const t = { files: [file], mains: [file], htaccessFiles: [], defines: new Map(), serverRoots: new Map(), rootMaps: new Map() };
-  const server = model(t as never).server(file as never);
-  return new ServerScopes(server, new Map()).mainReachable();
+  return new ServerScopes(model(t as never).server(file as never), new Map());
 }
+
+const mainReachable = (conf: string): boolean => scopesOf(conf).mainReachable();
 
 describe('ServerScopes.mainReachable', () => {
   test.each([
@@ -162,16 +164,9 @@ describe('ServerScopes.ownFilesystemMayApply', () => {
     '<VirtualHost *:80>',
     '</VirtualHost>',
   ].join('\n') + '\n';
-  const scopes = (): ServerScopes => {
-    const root = tree({ 'httpd.conf': conf });
-    const doc = parse(readFileSync(join(root, 'httpd.conf'), 'latin1'));
-    const file = { path: join(root, 'httpd.conf'), display: 'httpd.conf', doc, role: 'main' as const };
-    const t = { files: [file], mains: [file], htaccessFiles: [], defines: new Map(), serverRoots: new Map(), rootMaps: new Map() };
-    return new ServerScopes(model(t as never).server(file as never), new Map());
-  };
 
   test('only a folder at or below the host\'s own exact <Directory>; always with its own <Files> or wildcard <Directory>', () => {
-    const ss = scopes();
+    const ss = scopesOf(conf);
     const [exact, files, wild, proxy, empty] = ss.vhosts;
     expect(ss.ownFilesystemMayApply(exact, '/srv/a', false)).toBe(true);
     expect(ss.ownFilesystemMayApply(exact, '/srv/a/b/c', false)).toBe(true);
@@ -186,7 +181,7 @@ describe('ServerScopes.ownFilesystemMayApply', () => {
   });
 
   test('where it says no, the host\'s filesystem merge chain is the main server\'s, member for member', () => {
-    const ss = scopes();
+    const ss = scopesOf(conf);
     const env = { version: '2.2' as const, hasModule: () => 'yes' as const, defined: () => 'unknown' as const };
     let compared = 0;
     for (const vhost of ss.vhosts) {
