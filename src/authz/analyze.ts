@@ -37,8 +37,13 @@ export interface ScopePlan {
   effective?: Effective;
   /** For manual: what a person must decide. */
   reason?: string;
-  /** Emit `AuthMerging And` (an .htaccess converted without its server config: never wider). */
-  authMergingAnd?: boolean;
+  /**
+   * Emit `AuthMerging And` (keep the inherited rules and add these: a lone .htaccess, a
+   * <Location> over folders with different host rules), or `AuthMerging Off` (2.4's default,
+   * written out where a lone .htaccess decided alone in 2.2 but its converted Require lines,
+   * read again as 2.2, would seem to inherit: it marks the file as written for 2.4).
+   */
+  authMerging?: 'And' | 'Off';
   /** The access-control nodes the conversion removes. */
   remove: Node[];
   /** For manual: the section whose refusal this one follows. */
@@ -480,7 +485,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           const own = translateChain([{ state: a22 }], methods, u.server22);
           plan.tree = own.tree;
           plan.effective = own;
-          plan.authMergingAnd = true;
+          plan.authMerging = 'And';
           plan.action = 'convert';
           continue;
         } catch (e) {
@@ -494,10 +499,13 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     plan.tree = first.tree;
     plan.effective = first.eff;
     plan.inherits = inheritedFrom(first.chain.c22.map((x) => x.scope), s, st22);
-    if (u.standalone === 'htaccess' && inheritsSomething(a22) && first.tree.kind !== 'false') plan.authMergingAnd = true;
+    if (u.standalone === 'htaccess' && inheritsSomething(a22) && first.tree.kind !== 'false') plan.authMerging = 'And';
     // An .htaccess given alone with only Require lines: in 2.4 they would replace the server's
     // rules for the folder, which 2.2 kept; "AuthMerging And" keeps them.
-    plan.action = legacyOnly(a22) || promoted.has(s) || (u.standalone === 'htaccess' && plan.authMergingAnd === true) ? 'convert' : 'keep';
+    plan.action = legacyOnly(a22) || promoted.has(s) || (u.standalone === 'htaccess' && plan.authMerging === 'And') ? 'convert' : 'keep';
+    // Its Require lines alone, read again as 2.2, would seem to inherit the server's rules (and a
+    // second run would add "AuthMerging And"): 2.4's default, written out, says they do not.
+    if (u.standalone === 'htaccess' && plan.action === 'convert' && plan.authMerging === undefined && !hasNative24(plannedState(s, plan, u.env24)) && inheritsSomething(plannedState(s, plan, u.env22))) plan.authMerging = 'Off';
   }
 
   // 4. The guard: every chain must answer every request the same in 2.2 and in the planned 2.4.
@@ -637,7 +645,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         line: p.scope.section ? undefined : 1,
         severity: 'warning',
         message: u.standalone === 'htaccess'
-          ? `converted without the server configuration around this .htaccess${p.authMergingAnd ? '; "AuthMerging And" keeps whatever the server requires for this folder, so 2.4 is never more open than 2.2 (it may be stricter: check)' : ''}`
+          ? `converted without the server configuration around this .htaccess${p.authMerging === 'And' ? '; "AuthMerging And" keeps whatever the server requires for this folder, so 2.4 is never more open than 2.2 (it may be stricter: check)' : ''}`
           : `converted without a main configuration: assumed nothing around ${describeScope(p.scope)} sets Require or Satisfy for its paths; check`,
       });
     }
@@ -738,7 +746,7 @@ function inheritsSomething(s: SectionState): boolean {
 
 /** The 2.4 state of a scope once converted. */
 export function plannedState(s: Scope, p: ScopePlan, env: ConditionEnv): SectionState {
-  const added = [...(p.authMergingAnd ? [directive('AuthMerging', 'And')] : []), ...toNodes(p.tree!)];
+  const added = [...(p.authMerging === 'And' ? [directive('AuthMerging', 'And')] : []), ...toNodes(p.tree!)];
   return readSection([...s.children, ...added], env, new Set(p.remove));
 }
 

@@ -34,7 +34,7 @@ function containerOf(p: ScopePlan, ctx: TransformContext): Container {
 function apply(ctx: TransformContext, p: ScopePlan): void {
   const box = containerOf(p, ctx);
   const removed = new Set<Node>(p.remove);
-  const added: Node[] = [...(p.authMergingAnd ? [directive('AuthMerging', 'And')] : []), ...toNodes(p.tree!)];
+  const added: Node[] = [...(p.authMerging ? [directive('AuthMerging', p.authMerging)] : []), ...toNodes(p.tree!)];
   // Where the old rules stood: the first removed Require line (where readers look for it),
   // else the first removed line, lifted out of <Limit>/<LimitExcept>.
   let anchor: Node | null = null;
@@ -67,7 +67,8 @@ export function changeMessage(p: ScopePlan): string {
   const shown = old.join('; ');
   const before = old.length === 0 ? 'AuthType with no Require in effect (2.4 answers 500, 2.2 served it)' : shown.length <= 90 ? shown : `${old.length} access lines`;
   let msg = `${describeScope(p.scope)}: ${before} → ${summarize(p.tree!)}`;
-  if (p.authMergingAnd) msg += ' with "AuthMerging And" (2.4 keeps the rules this section inherits and adds these, as 2.2 did)';
+  if (p.authMerging === 'And') msg += ' with "AuthMerging And" (2.4 keeps the rules this section inherits and adds these, as 2.2 did)';
+  if (p.authMerging === 'Off') msg += ' with "AuthMerging Off" (2.4\'s default, spelled out: 2.2 decided here without the server\'s rules, and so does 2.4)';
   const parts: string[] = [];
   const inh = p.inherits ?? {};
   if (inh.host) parts.push(`host rules of ${describeScope(inh.host, true)}`);
