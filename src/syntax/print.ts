@@ -26,7 +26,7 @@ export function printChunks(doc: Document, sink: ChunkSink): void {
   let lastBackslash = false;
   const emit = (chunk: string, node: Node, close: boolean): void => {
     if (chunk.length === 0) return;
-    // The file's last line may end in a backslash. Without a line ending it is an ordinary
+    // The file's last line may end in a backslash (and a CR). Without a line ending it is an ordinary
     // character: a space keeps it one once a line follows. With one, it is a continuation
     // Apache ends at end of file: a blank line ends it, so nothing is joined to it.
     if (!lastHadEol) sink((lastBackslash ? ' ' : '') + doc.eol, null, false);
@@ -34,7 +34,9 @@ export function printChunks(doc: Document, sink: ChunkSink): void {
     sink(chunk, node, close);
     lastHadEol = chunk.charCodeAt(chunk.length - 1) === 10;
     lastContinues = /\\\r?\n$/.test(chunk);
-    lastBackslash = chunk.charCodeAt(chunk.length - 1) === 92;
+    // A CR after it too: Apache's continuation is a backslash, an optional CR, then LF.
+    const end = chunk.charCodeAt(chunk.length - 1) === 13 ? chunk.length - 2 : chunk.length - 1;
+    lastBackslash = end >= 0 && chunk.charCodeAt(end) === 92;
   };
 
   // Iterative walk: sections may nest thousands deep.

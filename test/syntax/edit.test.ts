@@ -107,6 +107,17 @@ describe('insert', () => {
     expect(print(doc)).toBe('Listen 80\nListen 81\n');
   });
 
+  test('a last line ending in a backslash (and a CR) does not swallow what is added after it', () => {
+    // Apache continues a line on backslash, optional CR, LF: a space before the new line ending keeps the backslash an argument.
+    for (const [text, want] of [['Deny from all \\', 'Deny from all \\ \n'], ['Deny from all \\\r', 'Deny from all \\\r \n']]) {
+      const doc = parse(text);
+      doc.append(directive('Listen', '81'));
+      expect(print(doc)).toBe(want + 'Listen 81\n');
+      const again = parse(print(doc));
+      expect(again.children.filter((n) => n.kind === 'directive').map((n) => n.kind === 'directive' && [n.name, ...n.values].join(' '))).toEqual(['Deny from all \\', 'Listen 81']);
+    }
+  });
+
   test('CRLF files get CRLF lines', () => {
     const doc = parse('A 1\r\nB 2\r\n');
     doc.append(directive('C', '3'));
