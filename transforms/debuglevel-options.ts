@@ -33,6 +33,7 @@ export const debuglevelOptions: Transform = {
   id: 'debuglevel-options',
   title: 'DebugLevel=N dropped from CharsetOptions / ExtFilterOptions; LogLevel charset_lite:… / ext_filter:… instead',
   kind: 'rewrite',
+  reach: 'tree', // merges into the scope's last LogLevel, which may be in another file
   docs: 'https://httpd.apache.org/docs/2.4/mod/mod_charset_lite.html#charsetoptions',
   run(ctx) {
     for (const d of candidates(ctx, Object.keys(MODULES))) {

@@ -53,6 +53,7 @@ export const dumpioLoglevel: Transform = {
   id: 'dumpio-loglevel',
   title: 'DumpIOLogLevel removed; LogLevel dumpio:trace7 where 2.2 wrote the dump to the log',
   kind: 'rewrite',
+  reach: 'tree', // merges into the scope's last LogLevel, which may be in another file
   docs: 'https://httpd.apache.org/docs/2.4/mod/mod_dumpio.html',
   run(ctx) {
     for (const main of ctx.tree.mains) scopesOf(ctx, main);

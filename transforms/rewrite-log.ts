@@ -93,6 +93,7 @@ export const rewriteLog: Transform = {
   id: 'rewrite-log',
   title: 'RewriteLogLevel N → LogLevel rewrite:traceN; RewriteLog removed (the trace goes to the ErrorLog)',
   kind: 'rewrite',
+  reach: 'tree', // merges into the scope's last LogLevel, which may be in another file
   docs: 'https://httpd.apache.org/docs/2.4/mod/mod_rewrite.html#logging',
   run(ctx) {
     // Read every server first: the 2.2 meaning of each line depends on the others.

@@ -66,6 +66,12 @@ export interface Transform {
   readonly kind: 'rewrite' | 'advice';
   /** The Apache documentation this transform implements. */
   readonly docs: string;
+  /**
+   * 'tree': it may edit a file other than the one it runs on (merging into a LogLevel of an
+   * included file). Without it, a transform edits only `ctx.doc` (others it links); the engine
+   * holds it to that, and the idempotence check runs it only on the files the first pass changed.
+   */
+  readonly reach?: 'tree';
   /** Runs on one file; every transform runs over all files before the next one starts. */
   run(ctx: TransformContext): void;
 }

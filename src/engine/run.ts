@@ -107,8 +107,11 @@ interface PassResult {
   groups: Groups;
 }
 
-/** Runs the transforms over a loaded tree, editing its documents in place. */
-function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: EngineOptions, collect: boolean): PassResult {
+/**
+ * Runs the transforms over a loaded tree, editing its documents in place. With `only`, a
+ * transform that edits just the file it runs on (no `reach: 'tree'`) runs only on those paths.
+ */
+function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: EngineOptions, collect: boolean, only?: ReadonlySet<string>): PassResult {
   const findings: Finding[] = [];
   const failed = new Map<ConfigFile, string>();
   const editedBy = new Map<ConfigFile, Set<string>>();
@@ -135,6 +138,8 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
     for (const d of disabled.values()) d.freeze(t.id, true);
     for (const file of tree.files) {
       if (failed.has(file)) continue;
+      if (only && t.reach !== 'tree' && !only.has(file.path)) continue;
+      let strayEdit: ConfigFile | undefined;
       const ctx: TransformContext = {
         file,
         doc: file.doc,
@@ -159,9 +164,12 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
         if (!editedBy.has(edited)) editedBy.set(edited, new Set());
         editedBy.get(edited)!.add(t.id);
         if (edited !== file) groups.join(file, edited);
+        if (edited !== file && t.reach !== 'tree') strayEdit ??= edited;
       };
       try {
         t.run(ctx);
+        // Joined above, so the other file is left unchanged with this one.
+        if (strayEdit) throw new Error(`it edited ${strayEdit.display} while running on this file, without declaring reach 'tree'`);
       } catch (e) {
         const why = e instanceof FrozenNodeError
           ? `${t.id} tried to change line ${e.node.line}, which an httpd24-codemod-disable comment protects`
@@ -214,7 +222,8 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
   if (changed.length > 0) {
     const overlay = new Map(changed.map((o) => [o.file.path, o.after]));
     const second = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines, overlay, cache: loaded.cache });
-    const again = runTransforms(second.tree, list, opts, false);
+    // Only converted files are judged, and most transforms edit only the file they run on.
+    const again = runTransforms(second.tree, list, opts, false, new Set(overlay.keys()));
     for (const f2 of second.tree.files) {
       const by = again.editedBy.get(f2);
       const o = outcomeAt.get(f2.path);

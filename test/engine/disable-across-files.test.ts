@@ -38,7 +38,7 @@ test('enabled() answers for the file the node belongs to', () => {
 
 test('an edit across files to a protected line is refused and the file is left unchanged', () => {
   const probe: Transform = {
-    id: 'probe', title: 'probe', kind: 'rewrite', docs: 'x',
+    id: 'probe', title: 'probe', kind: 'rewrite', docs: 'x', reach: 'tree',
     run(ctx) {
       if (!ctx.file.path.endsWith('httpd.conf')) return;
       for (const d of logLevels(ctx)) d.setArgs(['debug']);
