@@ -201,8 +201,9 @@ function removedUntouched(text: string, out: string, untouched: Set<number>): st
       if (l[0] === '-') {
         // A diff may pair an unchanged line with an identical added one: no change of bytes.
         const t = l.slice(1);
-        // The file's last line, without a line ending, gains one when something follows it.
-        const gainedEol = line === inLines.length && !text.endsWith('\n') && (added.has(t + '\r') || added.has(t));
+        // The file's last line, without a line ending, gains one when something follows it
+        // (after a space when it ends in a backslash, so that it does not continue).
+        const gainedEol = line === inLines.length && !text.endsWith('\n') && (added.has(t + '\r') || added.has(t) || (/\\\r?$/.test(t) && (added.has(t + ' ') || added.has(t + ' \r'))));
         if (untouched.has(line) && !added.has(t) && !gainedEol && (have.get(t) ?? 0) < (need.get(t) ?? 0)) bad.push(`line ${line}: ${JSON.stringify(t)}`);
         line++;
       } else if (l[0] === ' ') line++;
