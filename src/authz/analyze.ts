@@ -14,7 +14,7 @@ import { type ConfigFile, type ConfigTree, treeCache } from '../model/tree.js';
 import { directive, type Directive, type Node, type Section, walk } from '../syntax/index.js';
 import { type ChainState, eval22, eval24, hookOrder22, type Request, type Server22, type Status } from './evaluate.js';
 import { requestClasses } from './requests.js';
-import { hasNative24, readSection, type SectionState } from './state.js';
+import { hasNative24, readSection, type SectionState, stateKey } from './state.js';
 import { type Effective, hostTree, methodsOf, toNodes, translateChain, type Tree, treeKey, Untranslatable } from './translate.js';
 
 export type Action = 'convert' | 'keep' | 'manual';
@@ -677,34 +677,17 @@ function inheritedFrom(chain: Scope[], s: Scope, st: Map<Scope, SectionState>): 
 
 /**
  * Numbers section states by what they say (their nodes aside): equal numbers, equal answers
- * from the evaluators, which read nothing else. A state that cannot be written out gets a
- * number of its own.
+ * from the evaluators, which read nothing else.
  */
 function stateIds(): (s: SectionState) => number {
   const byState = new WeakMap<SectionState, number>();
-  const byText = new Map<string, number>();
-  let next = 0;
-  const replacer = (k: string, v: unknown): unknown => {
-    if (k === 'node' || k === 'nodes') return undefined;
-    if (typeof v === 'bigint') return { bigint: v.toString() };
-    if (v instanceof Map) return { map: [...v] };
-    if (v instanceof Set) return { set: [...v] };
-    return v;
-  };
+  const byKey = new Map<string, number>();
   return (s) => {
     let id = byState.get(s);
     if (id === undefined) {
-      let text: string | null;
-      try {
-        text = JSON.stringify(s, replacer);
-      } catch {
-        text = null;
-      }
-      if (text === null) id = next++;
-      else {
-        id = byText.get(text);
-        if (id === undefined) byText.set(text, (id = next++));
-      }
+      const k = stateKey(s);
+      id = byKey.get(k);
+      if (id === undefined) byKey.set(k, (id = byKey.size));
       byState.set(s, id);
     }
     return id;

@@ -73,6 +73,98 @@ export interface SectionState {
   invalid: string[];
 }
 
+/**
+ * What a state says, as a string: equal strings, equal meaning (the nodes it was read from
+ * are left out, so a thousand sections with the same lines share one key). Strings are
+ * length-prefixed, so no value can run into the next.
+ */
+export function stateKey(s: SectionState): string {
+  let k = '';
+  const q = (t: string): void => {
+    k += t.length + ':' + t;
+  };
+  const mask = (m: MethodMask): void => {
+    k += m.except ? '!' : '=';
+    for (const x of m.methods) q(x);
+    k += ';';
+  };
+  const entry = (e: Entry): void => {
+    k += e.kind[0];
+    q(e.text);
+    if (e.kind === 'ip') k += e.family + '/' + e.net + '/' + e.mask + ';';
+    else if (e.kind === 'env') k += (e.negated ? '!' : '=') + e.name.length + ':' + e.name;
+    else if (e.kind === 'host') k += (e.subdomainsOnly ? '.' : '=') + e.name.length + ':' + e.name;
+    else if (e.kind === 'invalid') q(e.why);
+  };
+  const authz = (n: AuthzNode): void => {
+    if (n.kind === 'provider') {
+      k += n.line.negated ? 'P!' : 'P';
+      mask(n.mask);
+      q(n.line.keyword);
+      for (const a of n.line.args) q(a);
+      k += ')';
+    } else {
+      k += 'C' + n.op + (n.negated ? '!' : '') + '(';
+      for (const c of n.children) authz(c);
+      k += ')';
+    }
+  };
+  if (s.host) {
+    k += 'H';
+    for (const o of s.host.order) {
+      mask(o.mask);
+      k += o.value + ';';
+    }
+    for (const list of [s.host.allow, s.host.deny]) {
+      k += '|';
+      for (const e of list) {
+        mask(e.mask);
+        entry(e.value);
+      }
+    }
+  }
+  k += 'S';
+  for (const x of s.satisfy) {
+    mask(x.mask);
+    k += x.value + ';';
+  }
+  if (s.require) {
+    k += 'R';
+    for (const r of s.require) {
+      mask(r.mask);
+      k += r.value.negated ? '!' : '=';
+      q(r.value.keyword);
+      for (const a of r.value.args) q(a);
+      k += ')';
+    }
+  }
+  if (s.authz) {
+    k += 'Z';
+    authz(s.authz);
+  }
+  k += 'M' + (s.authMerging ?? '-');
+  if (s.authType !== null) {
+    k += 'T';
+    q(s.authType);
+  }
+  for (const [m, settings] of s.structs) {
+    k += 'X' + m;
+    for (const [name, value] of settings) {
+      q(name);
+      q(value);
+    }
+  }
+  if (s.uncertain !== null) {
+    k += 'U';
+    q(s.uncertain);
+  }
+  for (const x of s.invalid) {
+    k += 'I';
+    q(x);
+  }
+  return k;
+}
+
 function emptyState(): SectionState {
   return { host: null, satisfy: [], require: null, authz: null, authMerging: null, authType: null, structs: new Map(), nodes: [], uncertain: null, invalid: [] };
 }
