@@ -179,13 +179,15 @@ export function planModules(tree: ConfigTree, main: ConfigFile, only?: ReadonlyS
   // Needs depend on which <IfModule> blocks 2.4 reads, which depends on what we add:
   // iterate to a fixed point. authz_core/authn_core stand for 2.2 core features, so a
   // first guess assumes them (a `<IfModule !mod_authz_core.c>` 2.2 branch then stays unread).
-  const needing = visits.map((v) => ({ v, list: needsOf(v.node) })).filter((x) => x.list.length > 0);
+  // Each node's needs are built once; the rounds below only choose which are read.
+  const needing: Array<{ v: Visit; list: Need[] }> = [];
+  for (const v of visits) {
+    const list = needsOf(v.node).filter((n) => !only || only.has(n.module)).map((n) => ({ ...n, node: v.node, file: v.file }));
+    if (list.length > 0) needing.push({ v, list });
+  }
   const collect = (state: ModuleState): Need[] => {
     const out: Need[] = [];
-    for (const { v, list } of needing) {
-      if (!readBy24(v.sections, state)) continue;
-      for (const n of list) if (!only || only.has(n.module)) out.push({ ...n, node: v.node, file: v.file });
-    }
+    for (const { v, list } of needing) if (readBy24(v.sections, state)) out.push(...list);
     return out;
   };
   // The MPM we are going to load opens its <IfModule mpm_…> blocks: decide it first, so the
