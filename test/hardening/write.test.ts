@@ -26,6 +26,7 @@ const pairTransform: Transform = {
   id: 'pair',
   title: 'edits a.conf and b.conf together',
   kind: 'rewrite',
+  reach: 'tree',
   docs: '',
   run(ctx) {
     if (!ctx.file.path.endsWith('a.conf')) return;
