@@ -13,17 +13,15 @@ const TREE = { 'httpd.conf': 'Include other.conf\nListen 80\n', 'other.conf': 'L
 const other = (ctx: TransformContext) => ctx.tree.files.find((f) => f.path.endsWith('other.conf'))!;
 const run = (t: Transform) => plan(['httpd.conf'], { cwd: root, serverRoot: root, mode: 'replace', preserveDefaults: false, transforms: [t] });
 const outcome = (p: ReturnType<typeof plan>, name: string) => p.files.find((o) => o.file.path === join(root, name))!;
+const transform = (id: string, run: Transform['run'], reach?: 'tree'): Transform => ({ id, title: id, kind: 'rewrite', docs: 'x', reach, run });
 
 test('an edit to another file by a transform that does not declare reach is an error, and both files stay as they were', () => {
   root = makeTree(TREE);
-  const stray: Transform = {
-    id: 'stray', title: 'stray', kind: 'rewrite', docs: 'x',
-    run(ctx) {
-      if (!ctx.file.path.endsWith('httpd.conf')) return;
-      [...directives(other(ctx).doc)][0].setArgs(['info']);
-      [...directives(ctx.doc)][1].setArgs(['81']);
-    },
-  };
+  const stray = transform('stray', (ctx) => {
+    if (!ctx.file.path.endsWith('httpd.conf')) return;
+    [...directives(other(ctx).doc)][0].setArgs(['info']);
+    [...directives(ctx.doc)][1].setArgs(['81']);
+  });
   const p = run(stray);
   expect(p.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}: ${f.message}`)).toEqual([
     "httpd.conf: stray failed: it edited other.conf while running on this file, without declaring reach 'tree'; file left unchanged",
@@ -36,14 +34,11 @@ test('an edit to another file by a transform that does not declare reach is an e
 
 test('with reach "tree" the same edit is allowed', () => {
   root = makeTree(TREE);
-  const merge: Transform = {
-    id: 'merge', title: 'merge', kind: 'rewrite', docs: 'x', reach: 'tree',
-    run(ctx) {
-      if (!ctx.file.path.endsWith('httpd.conf')) return;
-      const d = [...directives(other(ctx).doc)][0];
-      if (d.values[0] === 'warn') d.setArgs(['info']);
-    },
-  };
+  const merge = transform('merge', (ctx) => {
+    if (!ctx.file.path.endsWith('httpd.conf')) return;
+    const d = [...directives(other(ctx).doc)][0];
+    if (d.values[0] === 'warn') d.setArgs(['info']);
+  }, 'tree');
   const p = run(merge);
   expect(p.findings.filter((f) => f.severity === 'error')).toEqual([]);
   expect(outcome(p, 'other.conf').after).toBe('LogLevel info\n');
@@ -52,12 +47,9 @@ test('with reach "tree" the same edit is allowed', () => {
 test('the idempotence check still runs a reach "tree" transform on files the first pass left unchanged', () => {
   root = makeTree(TREE);
   // Running on httpd.conf (which it never changes), it adds a line to other.conf every time.
-  const grows: Transform = {
-    id: 'grows', title: 'grows', kind: 'rewrite', docs: 'x', reach: 'tree',
-    run(ctx) {
-      if (ctx.file.path.endsWith('httpd.conf')) other(ctx).doc.append(directive('LogLevel', 'info'));
-    },
-  };
+  const grows = transform('grows', (ctx) => {
+    if (ctx.file.path.endsWith('httpd.conf')) other(ctx).doc.append(directive('LogLevel', 'info'));
+  }, 'tree');
   const p = run(grows);
   expect(outcome(p, 'httpd.conf').status).toBe('unchanged');
   expect(outcome(p, 'other.conf').status).toBe('failed');
@@ -67,13 +59,10 @@ test('the idempotence check still runs a reach "tree" transform on files the fir
 test('the idempotence check runs other transforms only on the files the first pass changed', () => {
   root = makeTree(TREE);
   const seen: string[] = [];
-  const renames: Transform = {
-    id: 'renames', title: 'renames', kind: 'rewrite', docs: 'x',
-    run(ctx) {
-      seen.push(ctx.file.path.endsWith('httpd.conf') ? 'httpd.conf' : 'other.conf');
-      for (const d of directives(ctx.doc)) if (d.is('Listen') && d.values[0] === '80') d.setArgs(['81']);
-    },
-  };
+  const renames = transform('renames', (ctx) => {
+    seen.push(ctx.file.path.endsWith('httpd.conf') ? 'httpd.conf' : 'other.conf');
+    for (const d of directives(ctx.doc)) if (d.is('Listen') && d.values[0] === '80') d.setArgs(['81']);
+  });
   const p = run(renames);
   expect(outcome(p, 'httpd.conf').after).toBe('Include other.conf\nListen 81\n');
   // The first pass sees both files; the check only the converted one.
