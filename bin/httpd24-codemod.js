@@ -11,6 +11,9 @@ for (const stream of [process.stdout, process.stderr]) {
 require('../dist/src/cli/main.js')
   .main(process.argv)
   .then((code) => {
+    // The run is over and reported: a signal from here on changes nothing, so it must not
+    // turn the exit into a death by signal (which says "stopped before writing").
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => {});
     process.exitCode = code;
   })
   .catch((e) => {

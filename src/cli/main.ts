@@ -224,19 +224,27 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
   }
 
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+  };
+  // The handler stays until the report is out: a signal after the last write must not kill
+  // the run with every file new and no report saying so.
+  const exit = (code: number): number => {
+    for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+    return code;
+  };
   if (writing) {
-    let interrupted = false;
-    const onSignal = (): void => {
-      interrupted = true;
-    };
     // Until now nothing was written and the default action (exit) is right. From here a
     // signal lets the group being written finish, and no further group starts.
     for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
     try {
       findings.push(...(await apply(p, { backup: o.backup === undefined || o.backup === false ? undefined : o.backup === true ? '.orig' : o.backup, shouldStop: () => interrupted })));
+    } catch (e) {
+      exit(0);
+      throw e;
     } finally {
       removePendingTempFiles();
-      for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
     }
     if (interrupted) findings.push({ transform: 'write', file: paths[0], line: 0, column: 0, severity: 'error', message: 'interrupted: files already written are complete, the rest are unchanged' });
   }
@@ -290,8 +298,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     io.stdout.write(summaryLine(s, o.dryRun || o.check ? 'would change' : 'changed') + '\n');
   }
 
-  if (s.errors > 0 || p.loadFailed > 0) return 2;
-  if (o.check) return changed.length > 0 ? 1 : 0;
-  if (o.dryRun) return changed.length > 0 || sorted.length > 0 ? 1 : 0;
-  return s.manual > 0 ? 1 : 0;
+  if (s.errors > 0 || p.loadFailed > 0) return exit(2);
+  if (o.check) return exit(changed.length > 0 ? 1 : 0);
+  if (o.dryRun) return exit(changed.length > 0 || sorted.length > 0 ? 1 : 0);
+  return exit(s.manual > 0 ? 1 : 0);
 }
