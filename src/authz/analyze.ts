@@ -410,10 +410,10 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     chainsOf.get(x)!.push(a);
   }
 
-  // Chains through a scope, in order (built when a scope that never decides asks: scanning
-  // every chain for each such scope was quadratic).
+  // Chains through a scope, in order (built on first use: scanning every chain for each
+  // scope that asks was quadratic).
   let through: Map<Scope, Alt[]> | null = null;
-  const altsWith = (s: Scope): Alt[] => {
+  const chainsThrough = (s: Scope): Alt[] => {
     if (through === null) {
       through = new Map();
       for (const a of alts.values()) {
@@ -424,8 +424,9 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         }
       }
     }
-    return (through.get(s) ?? []).filter((a) => counts(a, s));
+    return through.get(s) ?? [];
   };
+  const altsWith = (s: Scope): Alt[] => chainsThrough(s).filter((a) => counts(a, s));
 
   // 3. The 2.4 tree each deciding scope needs; it must be the same for every chain it decides.
   const plans = new Map<Scope, ScopePlan>();
@@ -549,16 +550,24 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       const st = st24.get(a.c24[i].scope)!;
       if (st.authz !== null || st.host !== null || st.satisfy.length > 0 || st.authMerging !== null) last24 = a.c24[i].scope;
     }
-    const ours = (x: Scope | null): boolean => x === null || !(isDualManaged(x) || (hasNative24(st24.get(x)!) && !legacyOnly(st22.get(x)!) && plans.get(x)?.action !== 'convert'));
+    // A 2.4 section that merges (AuthMerging And/Or) does not decide alone, even one written
+    // per version: the sections before it still answer for the chain (it is how a converted
+    // <Location> login over folders kept in 2.2 form reads on a second run).
+    const merges = (x: Scope): boolean => st24.get(x)!.authMerging === 'and' || st24.get(x)!.authMerging === 'or';
+    const ours = (x: Scope | null): boolean => x === null || merges(x) || !(isDualManaged(x) || (hasNative24(st24.get(x)!) && !legacyOnly(st22.get(x)!) && plans.get(x)?.action !== 'convert'));
     return !ours(last22) || !ours(last24);
   };
+  // Sections the loop below keeps in 2.2 form, in the order it keeps them, and what each
+  // was planned as before the loop (a Require-only section may have been fine as it stood).
+  const demoted: ScopePlan[] = [];
+  const planned = new Map<ScopePlan, Action>([...plans.values()].map((p) => [p, p.action]));
+  const guarded = (a: Alt): boolean => (a.real || !a.c22.every((m) => realScopes.has(m.scope))) && !authorDecides(a);
   // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
   // when every chain with a converted section answers as 2.2 did.
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
-      if (!a.real && a.c22.every((m) => realScopes.has(m.scope))) continue;
-      if (authorDecides(a)) continue;
+      if (!guarded(a)) continue;
       const mm = check(a);
       if (!mm) continue;
       const x = deciding(a);
@@ -576,6 +585,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         const p = plans.get(a.c22[i].scope);
         if (!p || p.action !== 'convert' || !counts(a, p.scope)) continue;
         p.action = 'manual';
+        demoted.push(p);
         planStamp++;
         // Name the section that could not be converted, not a chain of "shares requests with".
         const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
@@ -586,6 +596,54 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         changed = true;
         if (!check(a)) break;
       }
+    }
+  }
+
+  // The loop keeps sections nearest the request first and never takes that back: one kept
+  // while a section further out was still converted may have failed only because of that
+  // section, kept itself later. Its conversion then holds after all, and a run on the output
+  // (where the other is in 2.2 form) would make it: give it back here, where every chain
+  // through it answers as 2.2 did, or already failed without it and is not its to answer.
+  if (demoted.length > 0) {
+    const lastMiss = new Map<ScopePlan, Mismatch>();
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const p of demoted) {
+        if (p.action !== 'manual') continue;
+        // A converted section is in the 2.2 chains (only 2.4-only ones are not).
+        const mine = chainsThrough(p.scope);
+        const before = new Map(mine.map((a) => [a, guarded(a) ? check(a) : null]));
+        // A chain that fails now fails because of this section unless it failed without it
+        // and this section was never its to answer for.
+        const holds = (): Mismatch | null => {
+          for (const a of mine) {
+            if (!guarded(a)) continue;
+            const mm = check(a);
+            if (mm && (!before.get(a) || counts(a, p.scope))) return mm;
+          }
+          return null;
+        };
+        for (const action of new Set<Action>([planned.get(p) === 'keep' ? 'keep' : 'convert', 'convert'])) {
+          p.action = action;
+          planStamp++;
+          const miss = holds();
+          if (!miss) break;
+          p.action = 'manual';
+          planStamp++;
+          lastMiss.set(p, miss);
+        }
+        if (p.action === 'manual') continue;
+        p.rootOf = undefined;
+        p.reason = undefined;
+        changed = true;
+      }
+    }
+    // A section still kept because of one converted after all: name its own refused request.
+    for (const p of demoted) {
+      if (p.action !== 'manual' || !p.rootOf || p.rootOf.action === 'manual') continue;
+      const mm = lastMiss.get(p)!;
+      p.rootOf = undefined;
+      p.reason = `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
     }
   }
 

@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync,
 import { request } from 'node:http';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { configTest, type ConfigTestResult, findHttpd, type HttpdBinary } from '../../src/engine/verify.js';
 import { runCli } from './tree.js';
 
@@ -348,6 +348,8 @@ export interface CaseSpec {
   credentials: Record<string, { user: string; password: string }>;
   hosts?: Record<string, string[]>;
   requests: CaseRequest[];
+  /** Own cases only: the access sections the conversion must keep in 2.2 form ("file:line"). */
+  kept22?: string[];
 }
 
 export function readCase(dir: string): CaseSpec {
@@ -375,7 +377,7 @@ export interface CaseResult {
   /** Same side of access control, other status (401 ↔ 403, 200 ↔ 404...). */
   differs: RequestOutcome[];
   configtest: { ok: boolean; output: string };
-  converter?: { code: number; manual: number; errors: string[] };
+  converter?: { code: number; manual: number; errors: string[]; keptAccess: string[] };
   ms: number;
 }
 
@@ -424,11 +426,12 @@ export async function runAuthzCase(httpd: HttpdBinary, caseDir: string, opts: Ru
       let converter: CaseResult['converter'];
       if (opts.convert !== false) {
         const r = await runCli(['--format', 'json', T], T);
-        const report = JSON.parse(r.stdout.toString('utf8')) as { findings: Array<{ severity: string; file: string; line: number; message: string }> };
+        const report = JSON.parse(r.stdout.toString('utf8')) as { findings: Array<{ severity: string; transform: string; file: string; line: number; message: string }> };
         converter = {
           code: r.code,
           manual: report.findings.filter((f) => f.severity === 'manual').length,
           errors: report.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}:${f.line}: ${f.message}`),
+          keptAccess: report.findings.filter((f) => f.severity === 'manual' && f.transform === 'access-control').map((f) => `${relative(T, resolve(T, f.file))}:${f.line}`),
         };
       }
       normaliseMpm(T);
