@@ -523,14 +523,25 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const said = stateIds();
   const guardCache = new Map<string, Mismatch | null>();
   const keyOf24 = (c: ChainMember[], view: (s: Scope) => SectionState): string => c.map((x) => said(view(x.scope)) + (x.forbidden ? '!' : '')).join(',');
-  // Plans change only in the guard loop below; a chain's answer stands until one does.
-  let planStamp = 0;
+  // Plans change only in the guard loop below; a chain's answer stands until the plan of
+  // one of its own sections does (keeping one section must not make every chain ask again).
+  let stamp = 0;
+  const changedAt = new Map<Scope, number>();
+  const setAction = (p: ScopePlan, action: Action): void => {
+    p.action = action;
+    changedAt.set(p.scope, ++stamp);
+  };
+  const changedSince = (a: Alt, t: number): boolean => {
+    for (const m of a.c22) if ((changedAt.get(m.scope) ?? 0) > t) return true;
+    for (const m of a.c24) if ((changedAt.get(m.scope) ?? 0) > t) return true;
+    return false;
+  };
   const checked = new Map<Alt, { stamp: number; result: Mismatch | null }>();
   const check = (a: Alt): Mismatch | null => {
     const memo = checked.get(a);
-    if (memo && memo.stamp === planStamp) return memo.result;
+    if (memo && !changedSince(a, memo.stamp)) return memo.result;
     const result = checkChain(a);
-    checked.set(a, { stamp: planStamp, result });
+    checked.set(a, { stamp, result });
     return result;
   };
   const checkChain = (a: Alt): Mismatch | null => {
@@ -573,8 +584,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       const x = deciding(a);
       const px = x ? plans.get(x) : undefined;
       if (px && px.action === 'keep' && px.tree && !isDualManaged(x!) && counts(a, x!)) {
-        px.action = 'convert';
-        planStamp++;
+        setAction(px, 'convert');
         changed = true;
         continue;
       }
@@ -584,9 +594,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       for (let i = a.c22.length - 1; i >= 0; i--) {
         const p = plans.get(a.c22[i].scope);
         if (!p || p.action !== 'convert' || !counts(a, p.scope)) continue;
-        p.action = 'manual';
+        setAction(p, 'manual');
         demoted.push(p);
-        planStamp++;
         // Name the section that could not be converted, not a chain of "shares requests with".
         const root = px?.action === 'manual' && px !== p ? (px.rootOf ?? px) : undefined;
         if (root) p.rootOf = root;
@@ -624,12 +633,10 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           return null;
         };
         for (const action of new Set<Action>([planned.get(p) === 'keep' ? 'keep' : 'convert', 'convert'])) {
-          p.action = action;
-          planStamp++;
+          setAction(p, action);
           const miss = holds();
           if (!miss) break;
-          p.action = 'manual';
-          planStamp++;
+          setAction(p, 'manual');
           lastMiss.set(p, miss);
         }
         if (p.action === 'manual') continue;
