@@ -8,8 +8,12 @@ import { moduleId } from '../../src/model/modules.js';
 import { comment, type Container, type Directive, directive, type Node, section, type Section, walk, wrap } from '../../src/syntax/index.js';
 import type { TransformContext } from '../types.js';
 
+/** Sections Apache refuses in .htaccess ("not allowed here"), in 2.2 as in 2.4. */
+const NOT_IN_HTACCESS = new Set(['directory', 'directorymatch', 'location', 'locationmatch', 'virtualhost', 'proxy', 'proxymatch']);
+
 /** Applies this file's plans of one facet, and reports the analysis's notes for that transform. */
 export function runFacet(ctx: TransformContext, facet: Facet): void {
+  if (facet === 'access-control' && ctx.file.role === 'htaccess') reportMisplacedSections(ctx);
   const a = accessFor(ctx.tree, ctx.file);
   for (const f of a.linked) ctx.link(f);
   for (const n of a.notes) {
@@ -23,6 +27,20 @@ export function runFacet(ctx: TransformContext, facet: Facet): void {
       continue;
     }
     apply(ctx, p);
+  }
+}
+
+// Such a section makes every request under the folder fail with 500, so what it says never
+// applied; the analysis does not read it, and saying nothing would hide a broken folder.
+function reportMisplacedSections(ctx: TransformContext): void {
+  const inside = new Set<Node>();
+  for (const n of walk(ctx.doc)) {
+    if (n.kind !== 'section' || !NOT_IN_HTACCESS.has(n.key)) continue;
+    let up = n.parent;
+    while (up && up.kind === 'section' && !inside.has(up)) up = up.parent;
+    inside.add(n);
+    if (up && up.kind === 'section') continue;
+    ctx.report({ node: n, severity: 'warning', message: `<${n.name}> is not allowed in .htaccess: where Apache reads this file it answers 500 for every request to this folder (2.2 did too), so its lines never applied; they are not converted: move them to the server configuration or delete the section` });
   }
 }
 
