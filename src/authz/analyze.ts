@@ -621,14 +621,14 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         if (p.action !== 'manual') continue;
         // A converted section is in the 2.2 chains (only 2.4-only ones are not).
         const mine = chainsThrough(p.scope);
-        const before = new Map(mine.map((a) => [a, guarded(a) ? check(a) : null]));
         // A chain that fails now fails because of this section unless it failed without it
-        // and this section was never its to answer for.
+        // and this section was never its to answer for (only then is `before` asked).
+        const before = new Map(mine.filter((a) => !counts(a, p.scope)).map((a) => [a, guarded(a) ? check(a) : null]));
         const holds = (): Mismatch | null => {
           for (const a of mine) {
             if (!guarded(a)) continue;
             const mm = check(a);
-            if (mm && (!before.get(a) || counts(a, p.scope))) return mm;
+            if (mm && (counts(a, p.scope) || !before.get(a))) return mm;
           }
           return null;
         };
@@ -648,7 +648,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     // A section still kept because of one converted after all: name its own refused request.
     for (const p of demoted) {
       if (p.action !== 'manual' || !p.rootOf || p.rootOf.action === 'manual') continue;
-      const mm = lastMiss.get(p)!;
+      const mm = lastMiss.get(p);
+      if (!mm) continue;
       p.rootOf = undefined;
       p.reason = `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
     }
