@@ -230,8 +230,11 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   };
   // The handler stays until the report is out: a signal after the last write must not kill
   // the run with every file new and no report saying so.
-  const exit = (code: number): number => {
+  const release = (): void => {
     for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+  };
+  const exit = (code: number): number => {
+    release();
     return code;
   };
   if (writing) {
@@ -241,7 +244,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     try {
       findings.push(...(await apply(p, { backup: o.backup === undefined || o.backup === false ? undefined : o.backup === true ? '.orig' : o.backup, shouldStop: () => interrupted })));
     } catch (e) {
-      exit(0);
+      release();
       throw e;
     } finally {
       removePendingTempFiles();

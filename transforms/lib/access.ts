@@ -33,13 +33,12 @@ export function runFacet(ctx: TransformContext, facet: Facet): void {
 // Such a section makes every request under the folder fail with 500, so what it says never
 // applied; the analysis does not read it, and saying nothing would hide a broken folder.
 function reportMisplacedSections(ctx: TransformContext): void {
-  const inside = new Set<Node>();
+  const misplaced = (n: Node | Container | null): boolean => n !== null && n.kind === 'section' && NOT_IN_HTACCESS.has(n.key);
   for (const n of walk(ctx.doc)) {
-    if (n.kind !== 'section' || !NOT_IN_HTACCESS.has(n.key)) continue;
+    if (n.kind !== 'section' || !misplaced(n)) continue;
     let up = n.parent;
-    while (up && up.kind === 'section' && !inside.has(up)) up = up.parent;
-    inside.add(n);
-    if (up && up.kind === 'section') continue;
+    while (up && up.kind === 'section' && !misplaced(up)) up = up.parent;
+    if (misplaced(up)) continue; // named with the section around it
     ctx.report({ node: n, severity: 'warning', message: `<${n.name}> is not allowed in .htaccess: where Apache reads this file it answers 500 for every request to this folder (2.2 did too), so its lines never applied; they are not converted: move them to the server configuration or delete the section` });
   }
 }
