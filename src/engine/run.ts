@@ -8,6 +8,7 @@ import { transforms as allTransforms } from '../../transforms/index.js';
 import type { Finding, ReportInput, Transform, TransformContext, TransformOptions } from '../../transforms/types.js';
 import { DisabledNodes } from './disable.js';
 import { errText } from './errors.js';
+import { HeapWatch } from './heap.js';
 import { load, type SourceInfo } from './load.js';
 import { changedOnDisk, commitTemp, discardTemp, writeBackup, writeTemp } from './write.js';
 
@@ -111,7 +112,7 @@ interface PassResult {
  * Runs the transforms over a loaded tree, editing its documents in place. With `only`, a
  * transform that edits just the file it runs on (no `reach: 'tree'`) runs only on those paths.
  */
-function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: EngineOptions, collect: boolean, only?: ReadonlySet<string>): PassResult {
+function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: EngineOptions, collect: boolean, heap: HeapWatch, only?: ReadonlySet<string>): PassResult {
   const findings: Finding[] = [];
   const failed = new Map<ConfigFile, string>();
   const editedBy = new Map<ConfigFile, Set<string>>();
@@ -181,6 +182,7 @@ function runTransforms(tree: ConfigTree, list: readonly Transform[], opts: Engin
       }
     }
     for (const d of disabled.values()) d.freeze(t.id, false);
+    heap.between();
   }
   return { findings, failed, editedBy, groups };
 }
@@ -191,7 +193,8 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
   const loaded = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines });
   const { tree, sources } = loaded;
   const findings = [...loaded.findings];
-  const pass = runTransforms(tree, list, opts, true);
+  const heap = new HeapWatch();
+  const pass = runTransforms(tree, list, opts, true, heap);
   findings.push(...pass.findings);
 
   const files: FileOutcome[] = tree.files.map((file) => {
@@ -203,6 +206,7 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
 
   // What the transforms computed from the tree is not needed any more; the check below builds its own.
   releaseTree(tree);
+  heap.between(true);
 
   const outcomeOf = new Map(files.map((o) => [o.file, o]));
   const outcomeAt = new Map(files.map((o) => [o.file.path, o]));
@@ -223,7 +227,7 @@ export function plan(paths: readonly string[], opts: EngineOptions): Plan {
     const overlay = new Map(changed.map((o) => [o.file.path, o.after]));
     const second = load(paths, { cwd: opts.cwd, serverRoot: opts.serverRoot, defines: opts.defines, overlay, cache: loaded.cache });
     // Only converted files are judged, and most transforms edit only the file they run on.
-    const again = runTransforms(second.tree, list, opts, false, new Set(overlay.keys()));
+    const again = runTransforms(second.tree, list, opts, false, heap, new Set(overlay.keys()));
     for (const f2 of second.tree.files) {
       const by = again.editedBy.get(f2);
       const o = outcomeAt.get(f2.path);
