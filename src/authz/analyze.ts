@@ -575,16 +575,21 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const guarded = (a: Alt): boolean => (a.real || !a.c22.every((m) => realScopes.has(m.scope))) && !authorDecides(a);
   // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
   // when every chain with a converted section answers as 2.2 did.
+  const promotable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => !!px && px.action === 'keep' && !!px.tree && !isDualManaged(x!) && counts(a, x!);
+  // A mismatch in a chain with nothing to promote or keep changes no plan: not asked (on a
+  // second run, most chains are all 2.4 already).
+  const actionable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => promotable(a, x, px) || a.c22.some((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope));
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
       if (!guarded(a)) continue;
-      const mm = check(a);
-      if (!mm) continue;
       const x = deciding(a);
       const px = x ? plans.get(x) : undefined;
-      if (px && px.action === 'keep' && px.tree && !isDualManaged(x!) && counts(a, x!)) {
-        setAction(px, 'convert');
+      if (!actionable(a, x, px)) continue;
+      const mm = check(a);
+      if (!mm) continue;
+      if (promotable(a, x, px)) {
+        setAction(px!, 'convert');
         changed = true;
         continue;
       }
