@@ -134,8 +134,16 @@ const classOf = (n: Directive | Section): string | null => overrideClass(n.name)
 
 const AUTHZ_CORE_IDS = new Set(['authz_core_module', 'access_compat_module', 'authn_core_module']);
 
+const dualManaged = new WeakMap<Scope, boolean>();
+
 /** Sections (or .htaccess files) already written for both versions: <IfModule [!]mod_authz_core.c> or <IfVersion>. */
 function isDualManaged(scope: Scope): boolean {
+  let d = dualManaged.get(scope);
+  if (d === undefined) dualManaged.set(scope, (d = writtenForBoth(scope)));
+  return d;
+}
+
+function writtenForBoth(scope: Scope): boolean {
   const isDual = (s: Section): boolean => s.is('IfVersion') || (s.is('IfModule') && AUTHZ_CORE_IDS.has(moduleId((s.values[0] ?? '').replace(/^!/, ''))));
   if (scope.around.some((s) => s.kind === 'section' && isDual(s))) return true;
   const stack: Node[] = [...scope.children];
@@ -175,6 +183,9 @@ interface Alt {
    * host's known URL mapping), so that those still get a policy of their own.
    */
   real: boolean;
+  /** The section that decides it in 2.2, and in 2.4 as the tree stands (asked often: kept once known). */
+  last22?: Scope | null;
+  last24?: Scope | null;
 }
 
 interface ChainMember {
@@ -342,19 +353,21 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
       if (!byFile) fileParts.set(fk, (byFile = new Map()));
       last = { vhost: probe.vhost, dir: probe.dir, proxy, mainPart: probe.mainPart, fsHost, byFile };
     }
-    let f = last.byFile.get(probe.file);
-    if (!f) {
-      const p: Probe = { vhost: last.fsHost, uri: probe.uri, dir: probe.dir, file: probe.file, proxy: probe.proxy };
-      f = part(fileMembers(u.ss, p, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, p, u.env24, u.htMap, classOf, 'all'));
-      last.byFile.set(probe.file, f);
-    }
     const l = locPart(probe.vhost, probe.uri);
-    const ck = f.id * 0x4000000 + l.id;
-    const c = combos.get(ck);
-    if (!c) combos.set(ck, { f, l, probe, real: probe.real });
-    else if (probe.real && !c.real) {
-      c.real = true;
-      c.probe = probe;
+    for (const file of probe.files) {
+      let f = last.byFile.get(file);
+      if (!f) {
+        const p: Probe = { vhost: last.fsHost, uri: probe.uri, dir: probe.dir, file, proxy: probe.proxy };
+        f = part(fileMembers(u.ss, p, u.env22, u.htMap, classOf, 'all'), fileMembers(u.ss, p, u.env24, u.htMap, classOf, 'all'));
+        last.byFile.set(file, f);
+      }
+      const ck = f.id * 0x4000000 + l.id;
+      const c = combos.get(ck);
+      if (!c) combos.set(ck, { f, l, probe: requestOf(probe, file), real: probe.real });
+      else if (probe.real && !c.real) {
+        c.real = true;
+        c.probe = requestOf(probe, file);
+      }
     }
   }
   const alts = new Map<string, Alt>();
@@ -396,11 +409,13 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (t) promoted.add(t.scope);
   }
   const deciding = (a: Alt): Scope | null => {
-    for (let i = a.c22.length - 1; i >= 0; i--) {
+    if (a.last22 !== undefined) return a.last22;
+    a.last22 = null;
+    for (let i = a.c22.length - 1; i >= 0 && !a.last22; i--) {
       const s = a.c22[i].scope;
-      if (access22(st22.get(s)!) || promoted.has(s)) return s;
+      if (access22(st22.get(s)!) || promoted.has(s)) a.last22 = s;
     }
-    return null;
+    return a.last22;
   };
   const chainsOf = new Map<Scope, Alt[]>();
   for (const a of alts.values()) {
@@ -556,11 +571,14 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   // guard cannot hold the conversion of other sections responsible for it.
   const authorDecides = (a: Alt): boolean => {
     const last22 = deciding(a);
-    let last24: Scope | null = null;
-    for (let i = a.c24.length - 1; i >= 0 && !last24; i--) {
-      const st = st24.get(a.c24[i].scope)!;
-      if (st.authz !== null || st.host !== null || st.satisfy.length > 0 || st.authMerging !== null) last24 = a.c24[i].scope;
+    if (a.last24 === undefined) {
+      a.last24 = null;
+      for (let i = a.c24.length - 1; i >= 0 && !a.last24; i--) {
+        const st = st24.get(a.c24[i].scope)!;
+        if (st.authz !== null || st.host !== null || st.satisfy.length > 0 || st.authMerging !== null) a.last24 = a.c24[i].scope;
+      }
     }
+    const last24 = a.last24;
     // A 2.4 section that merges (AuthMerging And/Or) does not decide alone, even one written
     // per version: the sections before it still answer for the chain (it is how a converted
     // <Location> login over folders kept in 2.2 form reads on a second run).
@@ -942,8 +960,23 @@ class ForeignFolders {
   }
 }
 
+/** Requests for a URL and folder, one per file name (the file names are the same for all). */
+interface FolderProbe {
+  vhost: Section | null;
+  uri: string | null;
+  dir: string;
+  files: ReadonlySet<string | null>;
+  proxy?: boolean;
+  mainPart: boolean;
+  real: boolean;
+}
+
+function requestOf(fp: FolderProbe, file: string | null): Probe {
+  return fp.proxy ? { vhost: fp.vhost, uri: fp.uri, dir: fp.dir, file, proxy: true } : { vhost: fp.vhost, uri: fp.uri, dir: fp.dir, file };
+}
+
 /** Requests that reach every scope: folders, files and URLs the configuration names. */
-function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart: boolean; real: boolean }> {
+function* probes(u: Unit, folders: ForeignFolders): Generator<FolderProbe> {
   const ss = u.ss;
   const mainReal = u.standalone !== 'no' || ss.mainReachable();
   const hosts: Array<Section | null> = [null, ...ss.vhosts];
@@ -956,6 +989,7 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
     }
   }
   const hasProxy = ss.scopes.some((s) => s.kind === 'proxy');
+  const proxyFiles = new Set([null]);
   // The scopes of each host in reading order, .htaccess files (read last: ForeignFolders) apart.
   const blockStart = ss.scopes.findIndex((s) => s.kind === 'htaccess');
   const server = blockStart < 0 ? ss.scopes : ss.scopes.slice(0, blockStart);
@@ -1036,11 +1070,8 @@ function* probes(u: Unit, folders: ForeignFolders): Generator<Probe & { mainPart
         }
       }
     }
-    for (const { uri, dir, real } of pairs.values()) {
-      const shared = mainPart.has(dir);
-      for (const file of files) yield { vhost, uri, dir, file, mainPart: shared, real };
-    }
-    if (hasProxy) yield { vhost, uri: null, dir: '/', file: null, proxy: true, mainPart: false, real: reach };
+    for (const { uri, dir, real } of pairs.values()) yield { vhost, uri, dir, files, mainPart: mainPart.has(dir), real };
+    if (hasProxy) yield { vhost, uri: null, dir: '/', files: proxyFiles, proxy: true, mainPart: false, real: reach };
   }
 }
 
