@@ -597,6 +597,24 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   // A mismatch in a chain with nothing to promote or keep changes no plan: not asked (on a
   // second run, most chains are all 2.4 already).
   const actionable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => promotable(a, x, px) || a.c22.some((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope));
+  // 2.4's answers to the chain, as planned and with these sections kept in 2.2 form: the same?
+  const answersAsKept = (a: Alt, kept: ReadonlySet<Scope>): boolean => {
+    if (kept.size === 0) return true;
+    const now = a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden }));
+    const old = a.c24.map((x) => ({ state: kept.has(x.scope) ? st24.get(x.scope)! : planned24(x.scope), forbidden: x.forbidden }));
+    const all = [...a.c22.map((x) => st22.get(x.scope)!), ...now.map((c) => c.state), ...old.map((c) => c.state)];
+    for (const r of requestClasses(all, methodsOf(all))) if (eval24(now, r) !== eval24(old, r)) return false;
+    return true;
+  };
+  // A chain that answers 2.2's way with no choice of ours: its section deciding in 2.2 stays in
+  // 2.2 form and gets the finding that 2.4 answers differently, and keeping more of the chain in
+  // 2.2 form changes none of its answers. Keeping more would only spread the 2.2 form (a
+  // main-server <Directory />) over the requests of every other chain through them.
+  const settled = (a: Alt, mm: Mismatch): boolean => {
+    const x = deciding(a);
+    if (!x || plans.get(x)!.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
+    return answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
+  };
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
@@ -611,6 +629,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         changed = true;
         continue;
       }
+      if (settled(a, mm)) continue;
       // Keep converted sections of this chain in their 2.2 form, nearest the request first,
       // until the chain answers as 2.2 did: the sections further out (<Directory />) are
       // shared by every request, and keeping them would set the whole server back to 2.2.
@@ -626,7 +645,8 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           ? `it shares requests with ${describeScope(root.scope, true)}, which could not be converted (see the finding there); converting one without the other changes what 2.4 answers`
           : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
         changed = true;
-        if (!check(a)) break;
+        const left = check(a);
+        if (!left || settled(a, left)) break;
       }
     }
   }
@@ -651,7 +671,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           for (const a of mine) {
             if (!guarded(a)) continue;
             const mm = check(a);
-            if (mm && (counts(a, p.scope) || !before.get(a))) return mm;
+            if (mm && (counts(a, p.scope) || !before.get(a)) && !settled(a, mm)) return mm;
           }
           return null;
         };
