@@ -850,7 +850,9 @@ interface Mismatch {
 
 function describeRequest(r: Request, probe: Probe): string {
   const c = r.client;
-  const target = (probe.uri !== null ? probe.uri : `${probe.dir.replace(/\/$/, '')}/${probe.file ?? ''}`).split(ANY_NAME).join('<any>');
+  // A file's request: its folder's URL (or path) and its name.
+  const folder = probe.uri ?? `${probe.dir.replace(/\/$/, '')}/`;
+  const target = (probe.file === null ? folder : `${folder.replace(/\/?$/, '/')}${probe.file}`).split(ANY_NAME).join('<any>');
   const addr = c.family === 4 ? [24n, 16n, 8n, 0n].map((s) => String((c.addr >> s) & 255n)).join('.') : `[${c.addr.toString(16)}]`;
   const who = r.cred.kind === 'none' ? 'no password' : r.cred.kind === 'bad' ? 'a wrong password' : r.cred.name ? `user ${r.cred.name}` : 'a valid user';
   return `${r.method === '~OTHER' ? 'another method' : r.method} ${target} from ${addr}${c.host ? ` (${c.host})` : ''}${c.env.size ? ` with ${[...c.env].join(', ')} set` : ''} and ${who}`;
