@@ -598,22 +598,36 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   // second run, most chains are all 2.4 already).
   const actionable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => promotable(a, x, px) || a.c22.some((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope));
   // 2.4's answers to the chain, as planned and with these sections kept in 2.2 form: the same?
+  const keptCache = new Map<string, boolean>();
   const answersAsKept = (a: Alt, kept: ReadonlySet<Scope>): boolean => {
     if (kept.size === 0) return true;
-    const now = a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden }));
-    const old = a.c24.map((x) => ({ state: kept.has(x.scope) ? st24.get(x.scope)! : planned24(x.scope), forbidden: x.forbidden }));
-    const all = [...a.c22.map((x) => st22.get(x.scope)!), ...now.map((c) => c.state), ...old.map((c) => c.state)];
-    for (const r of requestClasses(all, methodsOf(all))) if (eval24(now, r) !== eval24(old, r)) return false;
-    return true;
+    const keptView = (s: Scope): SectionState => (kept.has(s) ? st24.get(s)! : planned24(s));
+    // By what the sections say, as for the guard: sites with the same rules ask once.
+    const key = keyOf24(a.c22, (s) => st22.get(s)!) + '|' + keyOf24(a.c24, planned24) + '|' + keyOf24(a.c24, keptView);
+    let same = keptCache.get(key);
+    if (same === undefined) {
+      const now = a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden }));
+      const old = a.c24.map((x) => ({ state: keptView(x.scope), forbidden: x.forbidden }));
+      const all = [...a.c22.map((x) => st22.get(x.scope)!), ...now.map((c) => c.state), ...old.map((c) => c.state)];
+      same = requestClasses(all, methodsOf(all)).every((r) => eval24(now, r) === eval24(old, r));
+      keptCache.set(key, same);
+    }
+    return same;
   };
   // A chain that answers 2.2's way with no choice of ours: its section deciding in 2.2 stays in
   // 2.2 form and gets the finding that 2.4 answers differently, and keeping more of the chain in
   // 2.2 form changes none of its answers. Keeping more would only spread the 2.2 form (a
   // main-server <Directory />) over the requests of every other chain through them.
+  // Like check(), it reads only the plans of the chain's own sections: kept until one changes.
+  const settledAt = new Map<Alt, { stamp: number; result: boolean }>();
   const settled = (a: Alt, mm: Mismatch): boolean => {
     const x = deciding(a);
     if (!x || plans.get(x)!.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
-    return answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
+    const memo = settledAt.get(a);
+    if (memo && !changedSince(a, memo.stamp)) return memo.result;
+    const result = answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
+    settledAt.set(a, { stamp, result });
+    return result;
   };
   for (let changed = true; changed;) {
     changed = false;
