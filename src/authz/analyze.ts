@@ -622,7 +622,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const settledAt = new Map<Alt, { stamp: number; result: boolean }>();
   const settled = (a: Alt, mm: Mismatch): boolean => {
     const x = deciding(a);
-    if (!x || plans.get(x)!.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
+    if (!x || plans.get(x)?.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
     const memo = settledAt.get(a);
     if (memo && !changedSince(a, memo.stamp)) return memo.result;
     const result = answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
