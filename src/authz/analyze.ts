@@ -186,6 +186,8 @@ interface Alt {
   /** The section that decides it in 2.2, and in 2.4 as the tree stands (asked often: kept once known). */
   last22?: Scope | null;
   last24?: Scope | null;
+  /** What its 2.2 sections say (the guard's cache key). */
+  key22?: string;
 }
 
 interface ChainMember {
@@ -551,21 +553,26 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     for (const m of a.c24) if ((changedAt.get(m.scope) ?? 0) > t) return true;
     return false;
   };
-  const checked = new Map<Alt, { stamp: number; result: Mismatch | null }>();
-  const check = (a: Alt): Mismatch | null => {
-    const memo = checked.get(a);
-    if (memo && !changedSince(a, memo.stamp)) return memo.result;
-    const result = checkChain(a);
-    checked.set(a, { stamp, result });
-    return result;
+  // An answer that reads only the plans of the chain's own sections, kept until one changes.
+  const perChain = <T>(compute: (a: Alt) => T): ((a: Alt) => T) => {
+    const memo = new Map<Alt, { stamp: number; result: T }>();
+    return (a) => {
+      const m = memo.get(a);
+      if (m && !changedSince(a, m.stamp)) return m.result;
+      const result = compute(a);
+      memo.set(a, { stamp, result });
+      return result;
+    };
   };
-  const checkChain = (a: Alt): Mismatch | null => {
-    const key = keyOf24(a.c22, (s) => st22.get(s)!) + '|' + keyOf24(a.c24, planned24);
+  // What the 2.2 chain says never changes.
+  const key22 = (a: Alt): string => (a.key22 ??= keyOf24(a.c22, (s) => st22.get(s)!));
+  const check = perChain((a: Alt): Mismatch | null => {
+    const key = key22(a) + '|' + keyOf24(a.c24, planned24);
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
     guardCache.set(key, r);
     return r;
-  };
+  });
   // A chain decided (in either version) by a section its author wrote per version
   // (<IfVersion>, <IfModule [!]mod_authz_core.c>) or for 2.4 only differs by design: the
   // guard cannot hold the conversion of other sections responsible for it.
@@ -592,7 +599,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const planned = new Map<ScopePlan, Action>([...plans.values()].map((p) => [p, p.action]));
   const guarded = (a: Alt): boolean => (a.real || !a.c22.every((m) => realScopes.has(m.scope))) && !authorDecides(a);
   // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
-  // when every chain with a converted section answers as 2.2 did.
+  // when every chain with a converted section answers as 2.2 did, or is settled (below).
   const promotable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => !!px && px.action === 'keep' && !!px.tree && !isDualManaged(x!) && counts(a, x!);
   // A mismatch in a chain with nothing to promote or keep changes no plan: not asked (on a
   // second run, most chains are all 2.4 already).
@@ -603,7 +610,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     if (kept.size === 0) return true;
     const keptView = (s: Scope): SectionState => (kept.has(s) ? st24.get(s)! : planned24(s));
     // By what the sections say, as for the guard: sites with the same rules ask once.
-    const key = keyOf24(a.c22, (s) => st22.get(s)!) + '|' + keyOf24(a.c24, planned24) + '|' + keyOf24(a.c24, keptView);
+    const key = key22(a) + '|' + keyOf24(a.c24, planned24) + '|' + keyOf24(a.c24, keptView);
     let same = keptCache.get(key);
     if (same === undefined) {
       const now = a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden }));
@@ -614,21 +621,16 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     }
     return same;
   };
-  // A chain that answers 2.2's way with no choice of ours: its section deciding in 2.2 stays in
-  // 2.2 form and gets the finding that 2.4 answers differently, and keeping more of the chain in
-  // 2.2 form changes none of its answers. Keeping more would only spread the 2.2 form (a
+  // Settled: a chain no choice of ours makes answer as 2.2 did. Its section deciding in 2.2
+  // stays in 2.2 form and gets the finding that 2.4 answers differently, and keeping more of
+  // the chain in 2.2 form changes none of its answers. Keeping more would only spread the 2.2 form (a
   // main-server <Directory />) over the requests of every other chain through them.
-  // Like check(), it reads only the plans of the chain's own sections: kept until one changes.
-  const settledAt = new Map<Alt, { stamp: number; result: boolean }>();
-  const settled = (a: Alt, mm: Mismatch): boolean => {
+  const settled = perChain((a: Alt): boolean => {
     const x = deciding(a);
-    if (!x || plans.get(x)?.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
-    const memo = settledAt.get(a);
-    if (memo && !changedSince(a, memo.stamp)) return memo.result;
-    const result = answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
-    settledAt.set(a, { stamp, result });
-    return result;
-  };
+    const mm = check(a);
+    if (!mm || !x || plans.get(x)?.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
+    return answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
+  });
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
@@ -643,7 +645,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         changed = true;
         continue;
       }
-      if (settled(a, mm)) continue;
+      if (settled(a)) continue;
       // Keep converted sections of this chain in their 2.2 form, nearest the request first,
       // until the chain answers as 2.2 did: the sections further out (<Directory />) are
       // shared by every request, and keeping them would set the whole server back to 2.2.
@@ -660,7 +662,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
         changed = true;
         const left = check(a);
-        if (!left || settled(a, left)) break;
+        if (!left || settled(a)) break;
       }
     }
   }
@@ -685,7 +687,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           for (const a of mine) {
             if (!guarded(a)) continue;
             const mm = check(a);
-            if (mm && (counts(a, p.scope) || !before.get(a)) && !settled(a, mm)) return mm;
+            if (mm && (counts(a, p.scope) || !before.get(a)) && !settled(a)) return mm;
           }
           return null;
         };
