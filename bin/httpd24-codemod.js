@@ -8,12 +8,11 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
+// exitsAfter: once files are being written, a stop signal stays caught to the end (a death by
+// signal says "stopped before writing").
 require('../dist/src/cli/main.js')
-  .main(process.argv)
+  .main(process.argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitsAfter: true })
   .then((code) => {
-    // The run is over and reported: a signal from here on changes nothing, so it must not
-    // turn the exit into a death by signal (which says "stopped before writing").
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => {});
     process.exitCode = code;
   })
   .catch((e) => {

@@ -20,6 +20,12 @@ export interface Io {
   stderr: { write(s: string | Uint8Array): unknown; isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * The process ends when main returns (the bin): a stop signal caught while writing stays
+   * caught after it, so one after the last write cannot kill the process unreported. Removing
+   * the handler first would leave a moment with none (the default action kills at once).
+   */
+  exitsAfter?: boolean;
 }
 
 /** The package root (holds package.json and docs/), from src/cli or dist/src/cli. */
@@ -231,7 +237,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   // The handler stays until the report is out: a signal after the last write must not kill
   // the run with every file new and no report saying so.
   const release = (): void => {
-    for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+    if (!io.exitsAfter) for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
   };
   const exit = (code: number): number => {
     release();

@@ -166,3 +166,21 @@ test('a signal after the last write (while the report is printed) is caught: the
   expect(out.join('')).not.toContain('interrupted');
   expect(check(root, { code, signal: null, stdout: out.join(''), stderr: '' } as Spawned).new).toBe(FILES);
 });
+
+test('for the bin (exitsAfter) the handler stays after the run: no moment in which a signal kills it unreported', async () => {
+  // Releasing the handler and then ignoring signals left a gap in which the default action
+  // killed a run with every file written (a random SIGTERM in CI found it).
+  const root = copy();
+  const before = SIGNALS.map((s) => process.listeners(s));
+  const sink = { isTTY: false, write: (): boolean => true };
+  const code = await main(['node', 'httpd24-codemod', '.'], { stdout: sink, stderr: sink, env: {}, cwd: root, exitsAfter: true });
+  const added = SIGNALS.map((s, i) => process.listeners(s).filter((l) => !before[i].includes(l)));
+  try {
+    expect(added.map((l) => l.length)).toEqual([1, 1, 1]);
+    expect(code).toBe(0);
+    expect(process.emit('SIGTERM')).toBe(true); // caught: without a listener the default action would end the process
+    expect(check(root, { code, signal: null, stdout: '', stderr: '' } as Spawned).new).toBe(FILES);
+  } finally {
+    SIGNALS.forEach((s, i) => added[i].forEach((l) => process.off(s, l as () => void)));
+  }
+});
