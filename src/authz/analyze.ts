@@ -599,38 +599,11 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const planned = new Map<ScopePlan, Action>([...plans.values()].map((p) => [p, p.action]));
   const guarded = (a: Alt): boolean => (a.real || !a.c22.every((m) => realScopes.has(m.scope))) && !authorDecides(a);
   // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
-  // when every chain with a converted section answers as 2.2 did, or is settled (below).
+  // when every chain with a converted section answers as 2.2 did.
   const promotable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => !!px && px.action === 'keep' && !!px.tree && !isDualManaged(x!) && counts(a, x!);
   // A mismatch in a chain with nothing to promote or keep changes no plan: not asked (on a
   // second run, most chains are all 2.4 already).
   const actionable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => promotable(a, x, px) || a.c22.some((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope));
-  // 2.4's answers to the chain, as planned and with these sections kept in 2.2 form: the same?
-  const keptCache = new Map<string, boolean>();
-  const answersAsKept = (a: Alt, kept: ReadonlySet<Scope>): boolean => {
-    if (kept.size === 0) return true;
-    const keptView = (s: Scope): SectionState => (kept.has(s) ? st24.get(s)! : planned24(s));
-    // By what the sections say, as for the guard: sites with the same rules ask once.
-    const key = key22(a) + '|' + keyOf24(a.c24, planned24) + '|' + keyOf24(a.c24, keptView);
-    let same = keptCache.get(key);
-    if (same === undefined) {
-      const now = a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden }));
-      const old = a.c24.map((x) => ({ state: keptView(x.scope), forbidden: x.forbidden }));
-      const all = [...a.c22.map((x) => st22.get(x.scope)!), ...now.map((c) => c.state), ...old.map((c) => c.state)];
-      same = requestClasses(all, methodsOf(all)).every((r) => eval24(now, r) === eval24(old, r));
-      keptCache.set(key, same);
-    }
-    return same;
-  };
-  // Settled: a chain no choice of ours makes answer as 2.2 did. Its section deciding in 2.2
-  // stays in 2.2 form and gets the finding that 2.4 answers differently, and keeping more of
-  // the chain in 2.2 form changes none of its answers. Keeping more would only spread the 2.2 form (a
-  // main-server <Directory />) over the requests of every other chain through them.
-  const settled = perChain((a: Alt): boolean => {
-    const x = deciding(a);
-    const mm = check(a);
-    if (!mm || !x || plans.get(x)?.action !== 'manual' || !counts(a, x) || mm.want === 'unknown') return false;
-    return answersAsKept(a, new Set(a.c22.filter((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope)).map((m) => m.scope)));
-  });
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
@@ -645,7 +618,6 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
         changed = true;
         continue;
       }
-      if (settled(a)) continue;
       // Keep converted sections of this chain in their 2.2 form, nearest the request first,
       // until the chain answers as 2.2 did: the sections further out (<Directory />) are
       // shared by every request, and keeping them would set the whole server back to 2.2.
@@ -661,8 +633,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           ? `it shares requests with ${describeScope(root.scope, true)}, which could not be converted (see the finding there); converting one without the other changes what 2.4 answers`
           : `the converted form would answer ${mm.request} with ${mm.got} where 2.2 answered ${mm.want}`;
         changed = true;
-        const left = check(a);
-        if (!left || settled(a)) break;
+        if (!check(a)) break;
       }
     }
   }
@@ -687,7 +658,7 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
           for (const a of mine) {
             if (!guarded(a)) continue;
             const mm = check(a);
-            if (mm && (counts(a, p.scope) || !before.get(a)) && !settled(a)) return mm;
+            if (mm && (counts(a, p.scope) || !before.get(a))) return mm;
           }
           return null;
         };
