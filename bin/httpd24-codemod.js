@@ -13,7 +13,10 @@ for (const stream of [process.stdout, process.stderr]) {
 require('../dist/src/cli/main.js')
   .main(process.argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitsAfter: true })
   .then((code) => {
+    // Leave by process.exit once the output is out: a natural exit first closes the signal
+    // handles, and a stop signal in that last moment would kill a finished run.
     process.exitCode = code;
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   })
   .catch((e) => {
     process.stderr.write(`httpd24-codemod: internal error: ${e && e.message ? e.message : e}\n`);
