@@ -553,26 +553,23 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
     for (const m of a.c24) if ((changedAt.get(m.scope) ?? 0) > t) return true;
     return false;
   };
-  // An answer that reads only the plans of the chain's own sections, kept until one changes.
-  const perChain = <T>(compute: (a: Alt) => T): ((a: Alt) => T) => {
-    const memo = new Map<Alt, { stamp: number; result: T }>();
-    return (a) => {
-      const m = memo.get(a);
-      if (m && !changedSince(a, m.stamp)) return m.result;
-      const result = compute(a);
-      memo.set(a, { stamp, result });
-      return result;
-    };
+  const checked = new Map<Alt, { stamp: number; result: Mismatch | null }>();
+  const check = (a: Alt): Mismatch | null => {
+    const memo = checked.get(a);
+    if (memo && !changedSince(a, memo.stamp)) return memo.result;
+    const result = checkChain(a);
+    checked.set(a, { stamp, result });
+    return result;
   };
-  // What the 2.2 chain says never changes.
-  const key22 = (a: Alt): string => (a.key22 ??= keyOf24(a.c22, (s) => st22.get(s)!));
-  const check = perChain((a: Alt): Mismatch | null => {
-    const key = key22(a) + '|' + keyOf24(a.c24, planned24);
+  const checkChain = (a: Alt): Mismatch | null => {
+    // What the 2.2 chain says never changes: its half of the key is kept on the chain.
+    a.key22 ??= keyOf24(a.c22, (s) => st22.get(s)!);
+    const key = a.key22 + '|' + keyOf24(a.c24, planned24);
     if (guardCache.has(key)) return guardCache.get(key)!;
     const r = guard(states(a.c22, st22), a.c24.map((x) => ({ state: planned24(x.scope), forbidden: x.forbidden })), u.server22, a.probe);
     guardCache.set(key, r);
     return r;
-  });
+  };
   // A chain decided (in either version) by a section its author wrote per version
   // (<IfVersion>, <IfModule [!]mod_authz_core.c>) or for 2.4 only differs by design: the
   // guard cannot hold the conversion of other sections responsible for it.
@@ -598,12 +595,12 @@ function analyzeUnit(u: Unit, out: AccessAnalysis): void {
   const demoted: ScopePlan[] = [];
   const planned = new Map<ScopePlan, Action>([...plans.values()].map((p) => [p, p.action]));
   const guarded = (a: Alt): boolean => (a.real || !a.c22.every((m) => realScopes.has(m.scope))) && !authorDecides(a);
-  // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
-  // when every chain with a converted section answers as 2.2 did.
   const promotable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => !!px && px.action === 'keep' && !!px.tree && !isDualManaged(x!) && counts(a, x!);
   // A mismatch in a chain with nothing to promote or keep changes no plan: not asked (on a
   // second run, most chains are all 2.4 already).
   const actionable = (a: Alt, x: Scope | null, px: ScopePlan | undefined): boolean => promotable(a, x, px) || a.c22.some((m) => plans.get(m.scope)?.action === 'convert' && counts(a, m.scope));
+  // Each round only moves plans forward (keep -> convert -> manual), so this ends; it ends
+  // when every chain with a converted section answers as 2.2 did.
   for (let changed = true; changed;) {
     changed = false;
     for (const a of alts.values()) {
